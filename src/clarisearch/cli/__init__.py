@@ -1,0 +1,1 @@
+"""The `clarisearch` command line (sync wrappers around the async library)."""

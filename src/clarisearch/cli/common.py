@@ -1,0 +1,81 @@
+"""Helpers shared by CLI commands: error display, multi-value options, run-config building."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from clarisearch.llm.registry import SpecError, parse_role_overrides, resolve_bindings
+from clarisearch.runner.store import ConfigMismatchError
+from clarisearch.schema.loader import DataError, parse_field_map
+from clarisearch.search.base import SearchError
+
+console = Console()
+err_console = Console(stderr=True)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Options that take several space-separated values (`--k 1 2 3`); expanded before parsing.
+MULTI_VALUE_OPTIONS = {"--k", "--mode-list"}
+
+
+def expand_multi_value_options(argv: list[str]) -> list[str]:
+    """Turn `--k 1 2 3` into `--k 1 --k 2 --k 3` (click options take one value each)."""
+    out: list[str] = []
+    current: str | None = None
+    for arg in argv:
+        if arg.startswith("-"):
+            current = arg if arg in MULTI_VALUE_OPTIONS else None
+            out.append(arg)
+        elif current is not None and out[-1] != current:
+            out.extend([current, arg])
+        else:
+            out.append(arg)
+    return out
+
+
+def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Show user errors (bad data, bad specs, changed configs) as one clear message, exit code 2."""
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except (DataError, SpecError, ConfigMismatchError, SearchError, FileNotFoundError, ValueError) as exc:
+            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def role_bindings(model: str | None, role: list[str] | None) -> dict[str, str]:
+    return resolve_bindings(model, parse_role_overrides(role))
+
+
+def field_map(pairs: list[str] | None) -> dict[str, str]:
+    return parse_field_map(pairs)
+
+
+def default_out(protocol: str) -> Path:
+    return Path("runs") / f"{protocol}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def search_spec(search: str | None, corpus: Path | None, data: str) -> str:
+    if corpus is not None:
+        return f"corpus:{corpus}"
+    if search:
+        return search
+    if data == "demo":
+        return "demo"
+    raise typer.BadParameter("give --search local:INDEX_DIR (or --corpus CORPUS.jsonl) for your own data",
+                             param_hint="--search")
+
+
+def print_summary_hint(run_dir: Path, summary: dict[str, Any]) -> None:
+    console.print(f"[green]run complete:[/] {run_dir}  (report: clarisearch report {run_dir})")

@@ -1,0 +1,1 @@
+"""Judges: nugget coverage (full/partial/none), answer equivalence, and gold nugget extraction."""

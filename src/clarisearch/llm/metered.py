@@ -1,0 +1,41 @@
+"""Role-bound wrapper: accounts tokens/latency per role and logs every call as an event."""
+
+from __future__ import annotations
+
+from clarisearch.llm.base import LLM, Completion, DecodingParams, LLMError, Message, Usage
+from clarisearch.runner.context import current_episode
+
+
+class MeteredLLM:
+    """The LLM a component actually holds: `role` names it in events and usage accounting."""
+
+    def __init__(self, role: str, inner: LLM, log_prompts: bool = True):
+        self.role = role
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.log_prompts = log_prompts
+
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion:
+        ctx = current_episode()
+        try:
+            completion = await self.inner.complete(messages, params)
+        except LLMError as exc:
+            ctx.emit("llm_error", role=self.role, model=self.model_id, error_kind=exc.kind, error=str(exc)[:2000])
+            raise
+        ctx.usage.setdefault(self.role, Usage()).add(completion.usage)
+        ctx.llm_calls[self.role] = ctx.llm_calls.get(self.role, 0) + 1
+        ctx.cache_hits += int(completion.cache_hit)
+        ctx.latency_s += completion.latency_s
+        ctx.emit(
+            "llm_call",
+            role=self.role,
+            model=self.model_id,
+            request_hash=completion.request_hash,
+            prompt_tokens=completion.usage.prompt_tokens,
+            completion_tokens=completion.usage.completion_tokens,
+            latency_s=round(completion.latency_s, 4),
+            cache_hit=completion.cache_hit,
+            messages=messages if self.log_prompts else None,
+            output=completion.text,
+        )
+        return completion

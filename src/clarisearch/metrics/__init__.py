@@ -1,0 +1,1 @@
+"""Metrics: pure functions over episode results (CTS restoration, Disco checkpoints, statistics)."""

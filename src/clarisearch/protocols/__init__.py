@@ -1,0 +1,1 @@
+"""One module per benchmark protocol: CTS (clarify -> rewrite -> deep search) and DiscoBench."""

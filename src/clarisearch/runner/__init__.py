@@ -1,0 +1,1 @@
+"""Runs: episode contexts, the run store, resumable batch execution."""

@@ -1,0 +1,1 @@
+"""User simulators: the CTS user answerer and the DiscoBench clue-releasing responder."""
