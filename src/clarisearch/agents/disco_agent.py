@@ -1,0 +1,138 @@
+"""Disco agents: each turn makes tool calls and ends with ask(question), answer(text) or neither.
+
+The LLM agent reuses the ReAct loop of the deep-search agent (adding the <ask> ending); the
+rule-based reference agent searches, asks when two close candidates compete, and answers
+with the best hit otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from clarisearch import prompts
+from clarisearch.agents.parsing import ToolCall
+from clarisearch.agents.react import AgentLimits, ReactLoop
+from clarisearch.agents.rules_agent import rank_sentences
+from clarisearch.agents.tools import ToolBox
+from clarisearch.llm.base import LLM, Message
+from clarisearch.schema.results import AgentStep
+from clarisearch.schema.views import AgentView
+from clarisearch.search.text import has_cjk, tokenize
+
+Action = Literal["ask", "answer", "search_only"]
+
+
+@dataclass
+class AgentTurn:
+    action: Action
+    text: str = ""
+    steps: list[AgentStep] = field(default_factory=list)
+    searches: int = 0
+    visits: int = 0
+
+
+class DiscoAgent(Protocol):
+    async def start(self, view: AgentView) -> None: ...
+
+    async def turn(self, user_message: str | None) -> AgentTurn: ...
+
+
+NO_TOOLS_NOTE = "In this session the tools are disabled: answer from your own knowledge and the dialogue."
+
+
+class ReactDiscoAgent:
+    """LLM agent: one persistent conversation; each turn runs the ReAct loop until <ask> or <answer>."""
+
+    def __init__(self, llm: LLM, tools: ToolBox, setting: str = "neutral", tools_enabled: bool = True,
+                 limits: AgentLimits | None = None, max_calls_per_turn: int = 15):
+        self.tools = tools
+        self.limits = limits or AgentLimits()
+        self.loop = ReactLoop(llm, tools, self.limits)
+        self.setting = setting
+        self.tools_enabled = tools_enabled
+        self.max_calls_per_turn = max_calls_per_turn
+        self.messages: list[Message] = []
+        self.calls_used = 0
+
+    async def start(self, view: AgentView) -> None:
+        system = prompts.render(f"disco_agent_{self.setting}", tool_note="" if self.tools_enabled else NO_TOOLS_NOTE)
+        self.messages = [{"role": "system", "content": system}, {"role": "user", "content": view.question}]
+
+    async def turn(self, user_message: str | None) -> AgentTurn:
+        if user_message is not None:
+            self.messages.append({"role": "user", "content": user_message})
+        searches, visits = self.tools.searches, self.tools.visits
+        budget = max(1, min(self.max_calls_per_turn, self.limits.max_llm_calls - self.calls_used))
+        outcome = await self.loop.run(self.messages, allow_ask=True, max_calls=budget)
+        self.calls_used += outcome.llm_calls
+        action: Action = "search_only" if outcome.ending == "none" else outcome.ending
+        return AgentTurn(action, outcome.text, outcome.steps, self.tools.searches - searches, self.tools.visits - visits)
+
+
+_AFFIRM = re.compile(r"\b(correct|right|yes|exactly|confirmed)\b|正确|对的|没错|是的", re.IGNORECASE)
+_DENY = re.compile(r"\b(not|isn't|wrong|no|incorrect)\b|不是|不对|错", re.IGNORECASE)
+_NON_INFO = re.compile(r"\b(not sure|don't know|does not matter|doesn't matter|please continue|go ahead)\b|不清楚|不确定|继续",
+                       re.IGNORECASE)
+
+
+class RulesDiscoAgent:
+    """Rule-based baseline. Asks "A or B?" when the top two hits are close and share a name; else answers."""
+
+    def __init__(self, tools: ToolBox, tools_enabled: bool = True, close_ratio: float = 0.85):
+        self.tools = tools
+        self.tools_enabled = tools_enabled
+        self.close_ratio = close_ratio
+        self.question = ""
+        self.clues: list[str] = []
+        self.confirmed: list[str] = []
+        self.rejected: set[str] = set()
+        self.asked_this_step = False
+        self.last: tuple[Action, str] | None = None
+
+    async def start(self, view: AgentView) -> None:
+        self.question = view.question
+
+    def _absorb(self, message: str) -> None:
+        if self.last is None:
+            return
+        action, title = self.last
+        if action == "answer":
+            if _AFFIRM.search(message) and not _DENY.search(message):
+                self.confirmed.append(title)
+                self.clues, self.asked_this_step = [], False
+            else:
+                self.rejected.add(title)
+        elif action == "ask" and not _NON_INFO.search(message):
+            self.clues.append(message)
+
+    async def turn(self, user_message: str | None) -> AgentTurn:
+        if user_message is not None:
+            self._absorb(user_message)
+        if not self.tools_enabled:
+            self.last = ("answer", "")
+            return AgentTurn("answer", "I cannot look this up without search.", [AgentStep(output="rules: no tools")])
+        query = " ".join([self.question, *self.clues[-2:], *self.confirmed[-1:]])
+        searches_before = self.tools.searches
+        _, record = await self.tools.execute(ToolCall("search", {"queries": [query]}))
+        steps = [AgentStep(output="<think>rules: search question + clues</think>", tool_calls=[record])]
+        hits = [h for h in (record.hits or [[]])[0] if h["title"] not in self.rejected and h["title"] not in self.confirmed]
+        searched = self.tools.searches - searches_before
+        if not hits:
+            self.last = ("answer", "")
+            return AgentTurn("answer", "I could not find it.", steps, searched)
+        first = hits[0]
+        if not self.asked_this_step and len(hits) > 1 and hits[1]["score"] >= self.close_ratio * first["score"]:
+            second = hits[1]
+            if set(tokenize(first["title"])[:1]) & set(tokenize(second["title"])):
+                self.asked_this_step = True
+                self.last = ("ask", "")
+                zh = has_cjk(self.question)
+                text = (f"您指的是{first['title']}还是{second['title']}？" if zh
+                        else f"Which one do you mean: {first['title']} or {second['title']}?")
+                return AgentTurn("ask", text, steps, searched)
+        best = rank_sentences(query, [(0, first["snippet"])], per_page=1)
+        evidence = best[0][3] if best else first["snippet"]
+        self.last = ("answer", first["title"])
+        return AgentTurn("answer", f"{first['title']}: {evidence}", steps, searched)
