@@ -65,7 +65,7 @@ _HAS_TIME = re.compile(r"\b(1[5-9]\d{2}|20\d{2})\b|\d{4}年|第.+届")
 _HAS_CRITERION = re.compile(r"\b(by|in terms of|measured by)\s+\w+|按|以.+计", re.IGNORECASE)
 
 _TEMPLATES = {
-    "definition": ("By which measure or definition do you mean it (for example by population, area, revenue or count)?",
+    "definition": ("By which measure or definition do you mean it (for example by population, size, revenue or count)?",
                    "您说的是按什么标准或口径来衡量（例如按人口、面积、收入或数量）？"),
     "time": ("Which year or time period are you asking about?", "您问的是哪一年或哪个时间段？"),
     "entity": ("Which specific one do you mean (its full name)?", "您具体指的是哪一个（全称）？"),

@@ -33,7 +33,7 @@ _PATTERNS: dict[str, list[str]] = {
         r"范围|方面|哪些方面|包括|仅|全部|总体|类别|类型|种类|层面|哪一类|哪方面|细分",
     ],
     "definition": [
-        r"\b(define|definition|mean|meaning|measure|measured|measurement|metric|criterion|criteria|by what|"
+        r"\b(define|definition|mean by|meaning|measure|measured|measurement|metric|criterion|criteria|by what|"
         r"in terms of|ranked|ranking|standard|basis|nominal|per capita|by (population|area|revenue|volume|value))\b",
         r"定义|指的是|含义|意思|标准|口径|衡量|按照|按什么|依据|指标|排名依据|以什么",
     ],

@@ -104,7 +104,8 @@ class LocalIndex:
         rows.sort(key=lambda row: (-row[0], row[1]))
         return [
             SearchHit(doc_id=doc_id, title=doc.get_first("title") or "", url=doc.get_first("url") or "",
-                      snippet=best_passage(doc.get_first("text") or "", query, self.snippet_chars),
+                      snippet=best_passage(doc.get_first("text") or "", query, self.snippet_chars,
+                                           title=doc.get_first("title") or ""),
                       score=score, rank=rank)
             for rank, (score, doc_id, doc) in enumerate(rows[:k], start=1)
         ]

@@ -49,7 +49,7 @@ class MemorySearch:
         hits = []
         for rank, (score, doc_id) in enumerate(scored[:k], start=1):
             doc = self.docs[doc_id]
-            hits.append(SearchHit(doc_id, doc.title, doc.effective_url(), best_passage(doc.text, query), score, rank))
+            hits.append(SearchHit(doc_id, doc.title, doc.effective_url(), best_passage(doc.text, query, title=doc.title), score, rank))
         return hits
 
     async def search(self, queries: list[str], k: int = 10) -> list[list[SearchHit]]:

@@ -11,6 +11,7 @@ from clarisearch import prompts
 from clarisearch.llm.base import LLM, DecodingParams
 from clarisearch.metrics.question_types import question_types
 from clarisearch.schema.views import AnswererView
+from clarisearch.users.places import find_places
 from clarisearch.search.text import has_cjk
 
 UNKNOWN = "unknown"
@@ -47,14 +48,13 @@ class LLMUserAnswerer:
         return normalize_ua_answer(completion.text), completion.text
 
 
-_YEAR = re.compile(r"\b(?:(?:in|during|since|from|of|as of)\s+)?((?:the\s+)?(?:1[5-9]\d{2}|20\d{2})s?(?:\s*[-–]\s*(?:1[5-9]\d{2}|20\d{2}))?)\b", re.I)
+_YEAR = re.compile(r"\b(?:(?:in|during|since|from|of|as of)\s+)?((?:1[5-9]\d{2}|20\d{2})s?(?:\s*[-–]\s*(?:1[5-9]\d{2}|20\d{2}))?)\b", re.I)
 _ZH_TIME = re.compile(r"(\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?|\d{4}[-–至到]\d{4}年?|第[一二三四五六七八九十\d]+届|\d{2}世纪\d{0,2}年代?)")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 _DEFINITION = re.compile(r"\b((?:by|in terms of|measured by|according to|based on)\s+[a-z][\w\s'-]{1,40}?)(?=[,.?;!]|$|\s+(?:and|in|for|as|of|among|during)\b)", re.I)
 _ZH_DEFINITION = re.compile(r"((?:按照?|以|根据)[^，。？、\s]{1,10}?(?:计算|计|排名|衡量|来算)?)(?=[，。？的]|$)")
 _SCOPE = re.compile(r"\b((?:only|excluding|including|among|for)\s+[\w' -]{2,40}?)(?=[,.?;!]|$)", re.I)
 _CAPITALIZED = re.compile(r"((?:[A-Z][\w.'’-]*|of|the|and|de|von|van)(?:\s+(?:[A-Z][\w.'’-]*|of|the|and|de|von|van|\(\w[^)]*\)))*(?:,\s+[A-Z][\w.'-]+)?)")
-_PLACE_AFTER = re.compile(r"\b(?:in|at|from|of|across|near)\s+((?:the\s+)?[A-Z][\w.'-]+(?:[\s,]+[A-Z][\w.'-]+)*)")
 _QUESTION_WORDS = {"What", "Which", "Who", "When", "Where", "How", "Why", "Is", "Are", "Did", "Does", "Do", "The", "A", "An", "In", "List", "Give", "Name", "Tell"}
 
 
@@ -92,7 +92,10 @@ class RulesUserAnswerer:
         if qtype == "definition":
             return _first(_ZH_DEFINITION, intent) if zh else _first(_DEFINITION, intent)
         if qtype == "region":
-            return _zh_tagged(intent, ("ns",)) if zh else _first(_PLACE_AFTER, intent)
+            if zh:
+                return _zh_tagged(intent, ("ns",))
+            places = find_places(intent)
+            return ", ".join(dict.fromkeys(places)) if places else None
         if qtype == "entity":
             if zh:
                 titled = re.findall(r"《[^》]+》", intent)
