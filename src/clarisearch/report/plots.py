@@ -71,6 +71,17 @@ def _k_and_mode(system: str) -> tuple[int, str] | None:
     return (int(head), mode or "batch") if head.isdigit() else None
 
 
+def _draw_score_series(ax: Axes, label: str, points: list[tuple[float, float, float | None, float | None]],
+                       offset: float, gold_x: int) -> None:
+    is_gold = points[0][0] == -1
+    xs = [(gold_x if x == -1 else x) + offset for x, *_ in points]
+    ys = [y for _, y, _, _ in points]
+    low = [max(y - lo, 0.0) if lo is not None else 0.0 for _, y, lo, _ in points]
+    high = [max(hi - y, 0.0) if hi is not None else 0.0 for _, y, _, hi in points]
+    ax.errorbar(xs, ys, yerr=[low, high], marker="s" if is_gold else "o", capsize=4,
+                linestyle="none" if is_gold else "-", label=_short(label, 60))
+
+
 def restore_score_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     """Mean restore_score_100 for orig, each k and gold, one line per run and clarification mode."""
     series: list[tuple[str, list[tuple[float, float, float | None, float | None]]]] = []
@@ -108,16 +119,12 @@ def restore_score_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
         return None
     gold_x = max_k + 1
     fig, (ax,) = _new_figure(7.5, 4.2)
-    width = 0.5 / max(len(series), 1)
-    for i, (label, points) in enumerate(series):
-        offset = (i - (len(series) - 1) / 2) * width
-        xs = [(gold_x if x == -1 else x) + offset for x, *_ in points]
-        ys = [y for _, y, _, _ in points]
-        low = [max(y - lo, 0.0) if lo is not None else 0.0 for _, y, lo, _ in points]
-        high = [max(hi - y, 0.0) if hi is not None else 0.0 for _, y, _, hi in points]
-        is_gold = points[0][0] == -1
-        ax.errorbar(xs, ys, yerr=[low, high], marker="s" if is_gold else "o", capsize=4,
-                    linestyle="none" if is_gold else "-", label=_short(label, 60))
+    lines = [s for s in series if s[1][0][0] != -1]
+    golds = [s for s in series if s[1][0][0] == -1]
+    for group in (lines, golds):
+        for i, (label, points) in enumerate(group):
+            offset = (i - (len(group) - 1) / 2) * min(0.12, 0.5 / len(group))
+            _draw_score_series(ax, label, points, offset, gold_x)
     ticks = list(range(0, gold_x + 1))
     ax.set_xticks(ticks, ["orig", *(f"k={k}" for k in range(1, max_k + 1)), "gold"])
     ax.set_ylabel("mean restore_score_100")
