@@ -1,4 +1,4 @@
-"""Commands added by later modules (build-gold, analyses, viewer) are registered here."""
+"""Command groups beyond run/report: gold construction, re-judging, analyses, the viewer."""
 
 from __future__ import annotations
 
@@ -6,4 +6,9 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    """Attach the optional command groups to the main app."""
+    """Attach the extra command groups to the main app."""
+    from clarisearch.cli.analysis_cmds import analyze_app, build_gold_cmd, rejudge_cmd
+
+    app.command("build-gold")(build_gold_cmd)
+    app.command("rejudge")(rejudge_cmd)
+    app.add_typer(analyze_app, name="analyze")

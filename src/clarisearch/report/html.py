@@ -107,6 +107,9 @@ def markdown_to_html(markdown: str, figures: list[ReportFigure]) -> tuple[str, l
             while i < len(lines) and lines[i].startswith("|"):
                 block.append(lines[i])
                 i += 1
+            if not toc:
+                toc.append((2, "runs", "Runs"))
+                html.append('<h2 id="runs">Runs</h2>')
             used[last_id] = used.get(last_id, 0) + 1
             html.append(_table_html(block, f"t-{last_id}" + (f"-{used[last_id]}" if used[last_id] > 1 else "")))
             continue

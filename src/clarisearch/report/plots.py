@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from clarisearch.report.build import LoadedRun
 
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
+PROFILE_COLORS = {"DirectGuess": "#bdbdbd", "SearchHeavyGuess": "#fdae6b", "DirectAsk": "#9ecae1",
+                  "SearchThenAsk": "#74c476"}
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 @dataclass
@@ -72,26 +75,28 @@ def _k_and_mode(system: str) -> tuple[int, str] | None:
 
 
 def _draw_score_series(ax: Axes, label: str, points: list[tuple[float, float, float | None, float | None]],
-                       offset: float, gold_x: int) -> None:
+                       offset: float, gold_x: int, color: str) -> None:
+    """One system line (x = 0 for orig, k for clarify) or the gold point (x = -1, drawn at gold_x)."""
     is_gold = points[0][0] == -1
     xs = [(gold_x if x == -1 else x) + offset for x, *_ in points]
     ys = [y for _, y, _, _ in points]
     low = [max(y - lo, 0.0) if lo is not None else 0.0 for _, y, lo, _ in points]
     high = [max(hi - y, 0.0) if hi is not None else 0.0 for _, y, _, hi in points]
     ax.errorbar(xs, ys, yerr=[low, high], marker="s" if is_gold else "o", capsize=4,
-                linestyle="none" if is_gold else "-", label=_short(label, 60))
+                linestyle="none" if is_gold else "-", color=color, label=_short(label, 60))
 
 
 def restore_score_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     """Mean restore_score_100 for orig, each k and gold, one line per run and clarification mode."""
-    series: list[tuple[str, list[tuple[float, float, float | None, float | None]]]] = []
+    series: list[tuple[str, list[tuple[float, float, float | None, float | None]], str]] = []
     max_k = 0
-    for run in runs:
+    for run_index, run in enumerate(runs):
         systems = run.summary.get("systems", {})
         orig_mean = systems.get("orig", {}).get("score", {}).get("mean")
         clarifier = run.config.get("roles", {}).get("clarifier", "")
         modes = sorted({km[1] for name in systems if (km := _k_and_mode(name))}) or ["batch"]
-        for mode in modes:
+        for mode_index, mode in enumerate(modes):
+            color = f"C{(run_index + mode_index * len(runs)) % 10}"
             points: list[tuple[float, float, float | None, float | None]] = []
             if orig_mean is not None:
                 points.append((0, orig_mean, None, None))
@@ -107,14 +112,14 @@ def restore_score_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
                     lo, hi = orig_mean + delta["ci_low"], orig_mean + delta["ci_high"]
                 points.append((km[0], mean, lo, hi))
             if len(points) > (1 if orig_mean is not None else 0):
-                series.append((f"{run.label} · {clarifier or '?'} · {mode}", sorted(points)))
+                series.append((f"{run.label} · {clarifier or '?'} · {mode}", sorted(points), color))
         gold = systems.get("gold", {})
         if gold.get("score", {}).get("mean") is not None:
             delta = gold.get("delta_vs_orig") or {}
             lo = hi = None
             if orig_mean is not None and delta.get("ci_low") is not None:
                 lo, hi = orig_mean + delta["ci_low"], orig_mean + delta["ci_high"]
-            series.append((f"{run.label} · gold", [(-1, gold["score"]["mean"], lo, hi)]))  # x fixed below
+            series.append((f"{run.label} · gold", [(-1, gold["score"]["mean"], lo, hi)], f"C{run_index % 10}"))
     if not series:
         return None
     gold_x = max_k + 1
@@ -122,15 +127,15 @@ def restore_score_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     lines = [s for s in series if s[1][0][0] != -1]
     golds = [s for s in series if s[1][0][0] == -1]
     for group in (lines, golds):
-        for i, (label, points) in enumerate(group):
+        for i, (label, points, color) in enumerate(group):
             offset = (i - (len(group) - 1) / 2) * min(0.12, 0.5 / len(group))
-            _draw_score_series(ax, label, points, offset, gold_x)
+            _draw_score_series(ax, label, points, offset, gold_x, color)
     ticks = list(range(0, gold_x + 1))
     ax.set_xticks(ticks, ["orig", *(f"k={k}" for k in range(1, max_k + 1)), "gold"])
     ax.set_ylabel("mean restore_score_100")
     ax.set_ylim(0, 100)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=2)
     return ReportFigure("cts", "restore_score_by_k", "restore_score_100 by clarification budget",
                         "Mean per system; bars are the paired bootstrap 95% CI of Δ vs orig, shifted by the orig mean.",
                         _svg(fig))
@@ -162,7 +167,7 @@ def ua_question_types_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     right.set_yticks(ys, [""] * len(rows))
     right.invert_yaxis()
     right.set_xlabel("question-type rate (a question may have several types)")
-    right.legend(fontsize=8, ncols=3, loc="lower right")
+    fig.legend(*right.get_legend_handles_labels(), fontsize=8, loc="outside lower center", ncols=6)
     return ReportFigure("cts", "ua_question_types", "UA unknown rate and question-type mix",
                         "Per run and clarification budget, over all clarification questions asked.", _svg(fig))
 
@@ -180,10 +185,12 @@ def detection_vs_ce_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
               if e.get("clarification", {}).get("ce_a") is not None and e.get("detection", {}).get("f1") is not None]
     if not points:
         return None
-    fig, (ax,) = _new_figure(6, 4.5)
-    for label, ce_a, f1 in points:
-        ax.scatter([ce_a], [f1], s=60)
-        ax.annotate(_short(label, 50), (ce_a, f1), textcoords="offset points", xytext=(6, 4), fontsize=8)
+    fig, (ax,) = _new_figure(7, 4.5)
+    for i, (label, ce_a, f1) in enumerate(points):  # hollow markers keep coinciding points visible
+        ax.scatter([ce_a], [f1], s=40 + 30 * (len(points) - i), marker=MARKERS[i % len(MARKERS)],
+                   facecolors="none", edgecolors=f"C{i % 10}", linewidths=1.8, label=_short(label, 50))
+    ax.set_aspect("equal")
+    fig.legend(fontsize=8, loc="outside right center")
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("CE-A (asks that targeted the right ambiguity)")
@@ -205,13 +212,13 @@ def profiles_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     start = [0.0] * len(rows)
     for profile in PROFILES:
         values = [prof.get(profile, {}).get("share") or 0.0 for _, prof in rows]
-        left.barh(ys, values, left=start, label=profile)
+        left.barh(ys, values, left=start, label=profile, color=PROFILE_COLORS[profile])
         start = [a + b for a, b in zip(start, values, strict=True)]
     left.set_yticks(ys, [_short(label) for label, _ in rows])
     left.invert_yaxis()
     left.set_xlim(0, 1)
     left.set_xlabel("share of decided ambiguous checkpoints")
-    left.legend(fontsize=8, ncols=2, loc="lower right")
+    fig.legend(*left.get_legend_handles_labels(), fontsize=8, loc="outside lower left", ncols=4)
     width = 0.8 / len(rows)
     for i, (label, prof) in enumerate(rows):
         xs = [j + (i - (len(rows) - 1) / 2) * width for j in range(len(PROFILES))]
@@ -223,6 +230,7 @@ def profiles_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
     right.set_xticks(range(len(PROFILES)), PROFILES, fontsize=8)
     right.set_ylim(0, 1.1)
     right.set_ylabel("checkpoint pass rate")
+    right.legend(fontsize=8, loc="upper left")
     return ReportFigure("disco", "profiles", "Behaviour profiles (K = 3) and pass rate per profile",
                         "Left: how ambiguous checkpoints were handled; right: how often each behaviour advanced the "
                         "checkpoint (– = no checkpoint with that profile).", _svg(fig))
@@ -246,7 +254,7 @@ def difficulty_figure(runs: Sequence[LoadedRun]) -> ReportFigure | None:
         ax.set_ylim(0, 1)
         ax.set_ylabel(name)
         ax.grid(axis="y", alpha=0.3)
-    axes[0].legend(fontsize=8, loc="upper right")
+    fig.legend(*axes[0].get_legend_handles_labels(), fontsize=8, loc="outside lower center", ncols=2)
     return ReportFigure("disco", "difficulty", "Accuracy by difficulty",
                         "Difficulty = number of ambiguous checkpoints (easy 1, medium 2, hard ≥ 3).", _svg(fig))
 
