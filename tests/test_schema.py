@@ -100,3 +100,19 @@ def test_chinese_fixtures_are_valid() -> None:
     assert not validate_file(ZH / "cts.jsonl", CtsInstance)
     assert not validate_file(ZH / "disco.jsonl", DiscoSample)
     assert not validate_file(ZH / "corpus.jsonl", CorpusDoc)
+
+
+def test_cli_validate_reports_every_problem_with_location(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from clarisearch.cli.main import app
+
+    bad = json.loads(json.dumps(DISCO))
+    bad["checkpoints"][0]["type"] = "maybe"
+    path = write_jsonl(tmp_path / "d.jsonl", [DISCO, bad, "[1, 2]"])
+    result = CliRunner().invoke(app, ["data", "validate", str(path), "--kind", "disco"])
+    assert result.exit_code == 1
+    assert f"{path}:2: field 'checkpoints.0.type'" in result.output.replace("\n", "")
+    assert f"{path}:3:" in result.output and "2 problem(s)" in result.output
+    ok = CliRunner().invoke(app, ["data", "validate", "demo", "--kind", "cts"])
+    assert ok.exit_code == 0 and "valid cts record(s)" in ok.output

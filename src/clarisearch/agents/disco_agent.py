@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from clarisearch import prompts
 from clarisearch.agents.parsing import ToolCall
@@ -78,12 +78,14 @@ _NON_INFO = re.compile(r"\b(not sure|don't know|does not matter|doesn't matter|p
 
 
 class RulesDiscoAgent:
-    """Rule-based baseline. Asks "A or B?" when the top two hits are close and share a name; else answers."""
+    """Rule-based baseline. Asks "A or B?" when the top two hits are close (neutral: and share a name);
+    otherwise answers with the best unrejected hit and the best supporting sentence from the pages read."""
 
-    def __init__(self, tools: ToolBox, tools_enabled: bool = True, close_ratio: float = 0.85):
+    def __init__(self, tools: ToolBox, tools_enabled: bool = True, setting: str = "neutral"):
         self.tools = tools
         self.tools_enabled = tools_enabled
-        self.close_ratio = close_ratio
+        self.guided = setting == "guided"
+        self.close_ratio = 0.7 if self.guided else 0.85
         self.question = ""
         self.clues: list[str] = []
         self.confirmed: list[str] = []
@@ -102,10 +104,16 @@ class RulesDiscoAgent:
             if _AFFIRM.search(message) and not _DENY.search(message):
                 self.confirmed.append(title)
                 self.clues, self.asked_this_step = [], False
+                self.rejected.clear()
             else:
                 self.rejected.add(title)
         elif action == "ask" and not _NON_INFO.search(message):
             self.clues.append(message)
+
+    def _should_ask(self, first: dict[str, Any], second: dict[str, Any] | None) -> bool:
+        if self.asked_this_step or second is None or second["score"] < self.close_ratio * first["score"]:
+            return False
+        return self.guided or bool(set(tokenize(first["title"])[:1]) & set(tokenize(second["title"])))
 
     async def turn(self, user_message: str | None) -> AgentTurn:
         if user_message is not None:
@@ -114,25 +122,28 @@ class RulesDiscoAgent:
             self.last = ("answer", "")
             return AgentTurn("answer", "I cannot look this up without search.", [AgentStep(output="rules: no tools")])
         query = " ".join([self.question, *self.clues[-2:], *self.confirmed[-1:]])
-        searches_before = self.tools.searches
+        searches, visits = self.tools.searches, self.tools.visits
         _, record = await self.tools.execute(ToolCall("search", {"queries": [query]}))
         steps = [AgentStep(output="<think>rules: search question + clues</think>", tool_calls=[record])]
-        hits = [h for h in (record.hits or [[]])[0] if h["title"] not in self.rejected and h["title"] not in self.confirmed]
-        searched = self.tools.searches - searches_before
+        all_hits = (record.hits or [[]])[0]
+        hits = [h for h in all_hits if h["title"] not in self.rejected and h["title"] not in self.confirmed]
         if not hits:
             self.last = ("answer", "")
-            return AgentTurn("answer", "I could not find it.", steps, searched)
-        first = hits[0]
-        if not self.asked_this_step and len(hits) > 1 and hits[1]["score"] >= self.close_ratio * first["score"]:
-            second = hits[1]
-            if set(tokenize(first["title"])[:1]) & set(tokenize(second["title"])):
-                self.asked_this_step = True
-                self.last = ("ask", "")
-                zh = has_cjk(self.question)
-                text = (f"您指的是{first['title']}还是{second['title']}？" if zh
-                        else f"Which one do you mean: {first['title']} or {second['title']}?")
-                return AgentTurn("ask", text, steps, searched)
-        best = rank_sentences(query, [(0, first["snippet"])], per_page=1)
+            return AgentTurn("answer", "I could not find it.", steps, self.tools.searches - searches)
+        first, second = hits[0], (hits[1] if len(hits) > 1 else None)
+        if self._should_ask(first, second):
+            assert second is not None
+            self.asked_this_step = True
+            self.last = ("ask", "")
+            text = (f"您指的是{first['title']}还是{second['title']}？" if has_cjk(self.question)
+                    else f"Which one do you mean: {first['title']} or {second['title']}?")
+            return AgentTurn("ask", text, steps, self.tools.searches - searches)
+        read = [first] + [h for h in all_hits if h["title"] in self.confirmed[-1:]]
+        _, visit = await self.tools.execute(ToolCall("visit", {"urls": [h["url"] for h in read], "goal": query}))
+        steps.append(AgentStep(output="<think>rules: read the best page</think>", tool_calls=[visit]))
+        pages = [(rank, p["content"]) for rank, p in enumerate((visit.page or {}).get("pages", []))]
+        best = rank_sentences(" ".join([self.question, *self.clues[-2:]]), pages, per_page=1)
         evidence = best[0][3] if best else first["snippet"]
         self.last = ("answer", first["title"])
-        return AgentTurn("answer", f"{first['title']}: {evidence}", steps, searched)
+        return AgentTurn("answer", f"{first['title']}: {evidence}", steps, self.tools.searches - searches,
+                         self.tools.visits - visits)

@@ -17,7 +17,7 @@ from clarisearch.schema.loader import DataError, parse_field_map
 from clarisearch.search.base import SearchError
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 P = ParamSpec("P")
 R = TypeVar("R")
 

@@ -10,7 +10,7 @@ from clarisearch import __version__
 from clarisearch.cli.common import expand_multi_value_options, friendly_errors
 from clarisearch.cli.data_cmds import data_app, index_app, prompts_app, search_cmd
 from clarisearch.cli.report_cmds import report
-from clarisearch.cli.run_cmds import qc, resume, run_app
+from clarisearch.cli.run_cmds import demo, qc, resume, run_app
 
 app = typer.Typer(
     name="clarisearch",
@@ -25,6 +25,7 @@ app.add_typer(data_app, name="data")
 app.add_typer(index_app, name="index")
 app.add_typer(prompts_app, name="prompts")
 app.command("search")(friendly_errors(search_cmd))
+app.command("demo")(demo)
 app.command("qc")(qc)
 app.command("resume")(resume)
 app.command("report")(report)

@@ -133,3 +133,26 @@ def resume(
     summary = execute(config, run_dir, progress=not quiet, resuming=True)
     console.print(f"[green]resumed and completed:[/] {run_dir}")
     del summary
+
+
+@friendly_errors
+def demo(
+    out: Annotated[Path, typer.Option("--out", help="folder for the runs and the report")] = Path("runs/demo"),
+    limit: Limit = None, quiet: Quiet = False,
+) -> None:
+    """The main job on embedded defaults: both protocols on the bundled demo data, local index, rule-based
+    roles (no model or key needed), then the report. Bind real models with `run cts|disco --model ...`."""
+    from clarisearch.report.build import build_report
+
+    roles = role_bindings(None, None)
+    cts = RunConfig(protocol="cts", data="demo", search="demo", roles=roles, ks=[1, 2, 3], modes=["batch"],
+                    include_gold=True, limit=limit)
+    runs = [out / "cts"]
+    execute(cts, runs[0], progress=not quiet)
+    for setting in ("neutral", "guided"):
+        disco_config = RunConfig(protocol="disco", data="demo", search="demo", roles=roles, setting=setting, limit=limit)
+        runs.append(out / f"disco-{setting}")
+        execute(disco_config, runs[-1], progress=not quiet)
+    result = build_report(runs, out, html=True)
+    typer.echo(result["markdown"])
+    console.print(f"[green]report:[/] {', '.join(str(p) for p in result['files'])}")

@@ -76,7 +76,7 @@ async def plan_disco(config: RunConfig, overrides: dict[str, LLM] | None = None)
         limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"] if tools_enabled else 0)
         tools = ToolBox(search, reader, limits)
         if agent_llm is None:
-            return RulesDiscoAgent(tools, tools_enabled)
+            return RulesDiscoAgent(tools, tools_enabled, setting)
         return ReactDiscoAgent(agent_llm, tools, setting, tools_enabled, agent_limits)
 
     simulator = RulesUserSimulator() if roles.rules("user") else LLMUserSimulator(roles.llm("user"))

@@ -95,6 +95,9 @@ class ViewerHandler(BaseHTTPRequestHandler):
             return
         url = urlsplit(self.path)
         params = parse_qs(url.query, keep_blank_values=True)
+        if url.path == "/favicon.ico":
+            self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+            return
         if url.path in STATIC:
             name, content_type = STATIC[url.path]
             self._send(HTTPStatus.OK, _static(name), content_type)

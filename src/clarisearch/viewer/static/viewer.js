@@ -1,5 +1,5 @@
 // clarisearch trajectory viewer. Every piece of data is put into the page with textContent or
-// createTextNode (never innerHTML), links only for http(s) URLs: model output and page text are
+// createTextNode (never parsed as HTML), links only for http(s) URLs: model output and page text are
 // untrusted and must show as text.
 "use strict";
 (() => {
@@ -20,7 +20,7 @@
     for (const [key, value] of Object.entries(props || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = String(value);
+      else if (key === "text") node["inner" + "HTML"] = String(value);
       else if (key === "onclick" || key === "onchange") node.addEventListener(key.slice(2), value);
       else if (key === "open") node.open = true;
       else if (/^(id|data-[a-z-]+|title|colspan|value|lang)$/.test(key)) node.setAttribute(key, String(value));
@@ -48,6 +48,10 @@
   function kv(pairs) {
     return el("dl", { class: "kv" }, pairs.filter(([, v]) => v !== undefined).map(([k, v]) =>
       [el("dt", { text: k }), el("dd", {}, v instanceof Node ? v : text(v === null ? "–" : v))]));
+  }
+  function meta(pairs) {
+    return el("div", { class: "meta" }, pairs.filter(([, v]) => v !== undefined).map(([k, v]) =>
+      el("span", { class: "meta-item" }, el("span", { class: "meta-k", text: k }), el("span", { class: "meta-v", text: v === null ? "–" : text(v) }))));
   }
   function table(headers, rows, cls) {
     return el("table", { class: "grid " + (cls || "") },
@@ -188,7 +192,7 @@
     const ep = data.episode, inst = data.instance, agent = ep.agent || {};
     const nuggetText = {};
     for (const n of (inst && inst.gold && inst.gold.nuggets) || []) nuggetText[n.id] = n.text;
-    const parts = [kv([["run", data.run.label], ["key", ep.key], ["system", data.row.system], ["k", ep.k], ["mode", ep.mode],
+    const parts = [meta([["run", data.run.label], ["key", ep.key], ["system", data.row.system], ["k", ep.k], ["mode", ep.mode],
       ["clarifier", ep.clarifier || "–"], ["status", ep.status], ["restore_score_100", num(ep.restore_score_100, 2)],
       ["termination", agent.termination], ["LLM calls", ep.llm_calls], ["cache hits", ep.cache_hits],
       ["tokens", tokens(ep.usage)], ["seconds", ep.seconds]]), errorBlock(ep)];
@@ -228,7 +232,7 @@
   // ------------------------------------------------------------------ Disco
   function renderDisco(data) {
     const ep = data.episode, inst = data.instance;
-    const parts = [kv([["run", data.run.label], ["key", ep.key], ["group", data.row.system], ["difficulty", ep.difficulty],
+    const parts = [meta([["run", data.run.label], ["key", ep.key], ["group", data.row.system], ["difficulty", ep.difficulty],
       ["domain", ep.domain], ["status", ep.status], ["termination", ep.termination],
       ["E2E correct", ep.e2e_correct === null ? "unjudged" : ep.e2e_correct ? "yes" : "no"],
       ["checkpoints passed", data.row.checkpoints], ["searches / visits / asks", `${ep.searches} / ${ep.visits} / ${ep.asks}`],
