@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from clarisearch.agents.clarifier import RulesClarifier, parse_question_list
 from clarisearch.agents.rewriter import RulesRewriter, clean_rewrite
 from clarisearch.judges.coverage import RulesCoverageJudge, parse_coverage
@@ -8,8 +10,6 @@ from clarisearch.metrics.question_types import question_types
 from clarisearch.schema.cts import Nugget
 from clarisearch.schema.views import AnswererView, ClarifierView, CoverageView, EquivalenceView, RewriterView
 from clarisearch.users.answerer import RulesUserAnswerer, normalize_ua_answer
-
-import pytest
 
 
 async def ua(intent: str, question: str) -> str:

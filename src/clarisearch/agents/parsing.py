@@ -29,10 +29,7 @@ def extract_tag(text: str, tag: str) -> str | None:
         return None
     content = body[start + len(open_tag):]
     end = content.lower().find(close_tag)
-    if end >= 0:
-        content = content[:end]
-    else:
-        content = _TRAILING_PARTIAL_TAG.sub("", content)
+    content = content[:end] if end >= 0 else _TRAILING_PARTIAL_TAG.sub("", content)
     return content.strip()
 
 

@@ -49,7 +49,7 @@ class RulesSearchAgent:
     async def run(self, query: str) -> AgentTrace:
         steps = []
         _, search_record = await self.tools.execute(ToolCall("search", {"queries": [query]}))
-        steps.append(AgentStep(output=f"<think>rules: search the query</think>", tool_calls=[search_record]))
+        steps.append(AgentStep(output="<think>rules: search the query</think>", tool_calls=[search_record]))
         hits = (search_record.hits or [[]])[0][: self.read_k]
         pages: list[tuple[int, str]] = []
         if hits:

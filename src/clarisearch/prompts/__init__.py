@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}")
@@ -14,7 +14,7 @@ class PromptError(KeyError):
     pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def template(name: str) -> str:
     """The raw text of prompt `name` (file `name.txt` in this package)."""
     try:

@@ -5,14 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from clarisearch.agents.disco_agent import DiscoAgent, ReactDiscoAgent, RulesDiscoAgent
-from clarisearch.agents.react import AgentLimits
+from clarisearch.agents.react import AgentLimits, ReactSearchAgent
 from clarisearch.agents.rules_agent import RulesSearchAgent
-from clarisearch.agents.react import ReactSearchAgent
 from clarisearch.agents.tools import ToolBox, ToolLimits
 from clarisearch.llm.base import LLM
 from clarisearch.metrics.disco import summarize_disco
 from clarisearch.protocols.common import build_roles, data_path, file_sha256, open_run_search
-from clarisearch.protocols.disco import DiscoLimits, DiscoParticipants, episode_key, error_episode, run_disco_episode
+from clarisearch.protocols.disco import (
+    DiscoLimits,
+    DiscoParticipants,
+    episode_key,
+    error_episode,
+    run_disco_episode,
+)
 from clarisearch.protocols.qc import OPEN_BOOK_NOTE, run_qc_episode
 from clarisearch.runner.batch import EpisodeSpec
 from clarisearch.runner.execute import ProtocolPlan

@@ -22,13 +22,9 @@ _SEGMENTS = re.compile(rf"([{_CJK}]+)|({_WORD}(?:['’]{_WORD})?)", re.UNICODE)
 _HAS_CJK = re.compile(rf"[{_CJK}]")
 
 EN_STOPWORDS = frozenset(
-    """a an the of in on at to for from by with and or but is are was were be been being this that these
-    those it its as into about which who whom whose what when where why how did do does done has have had
-    not no than then there their they them he she his her him i you your we our us me my any all some
-    can could would should will shall may might must if so such also very more most many much one ones
-    s other just only over under after before between during per via""".split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "being", "this", "that", "these", "those", "it", "its", "as", "into", "about", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "did", "do", "does", "done", "has", "have", "had", "not", "no", "than", "then", "there", "their", "they", "them", "he", "she", "his", "her", "him", "i", "you", "your", "we", "our", "us", "me", "my", "any", "all", "some", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "if", "so", "such", "also", "very", "more", "most", "many", "much", "one", "ones", "s", "other", "just", "only", "over", "under", "after", "before", "between", "during", "per", "via"]
 )
-ZH_STOPWORDS = frozenset("的 了 是 在 和 与 及 或 也 都 就 而 被 把 对 于 为 以 其 之 这 那 个 中 有 上 下 吗 呢 吧 啊 哪 什么 哪个 哪些 多少 如何 怎么 是否".split())
+ZH_STOPWORDS = frozenset(["的", "了", "是", "在", "和", "与", "及", "或", "也", "都", "就", "而", "被", "把", "对", "于", "为", "以", "其", "之", "这", "那", "个", "中", "有", "上", "下", "吗", "呢", "吧", "啊", "哪", "什么", "哪个", "哪些", "多少", "如何", "怎么", "是否"])
 
 
 def has_cjk(text: str) -> bool:

@@ -11,8 +11,8 @@ from clarisearch import prompts
 from clarisearch.llm.base import LLM, DecodingParams
 from clarisearch.metrics.question_types import question_types
 from clarisearch.schema.views import AnswererView
-from clarisearch.users.places import find_places
 from clarisearch.search.text import has_cjk
+from clarisearch.users.places import find_places
 
 UNKNOWN = "unknown"
 _UNKNOWN_FORMS = {"unknown", "未知", "不知道", "不清楚", "unknown.", "n/a", "not specified", "未指定", "未说明"}

@@ -20,7 +20,7 @@
     for (const [key, value] of Object.entries(props || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "class") node.className = value;
-      else if (key === "text") node["inner" + "HTML"] = String(value);
+      else if (key === "text") node.textContent = String(value);
       else if (key === "onclick" || key === "onchange") node.addEventListener(key.slice(2), value);
       else if (key === "open") node.open = true;
       else if (/^(id|data-[a-z-]+|title|colspan|value|lang)$/.test(key)) node.setAttribute(key, String(value));
