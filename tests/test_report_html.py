@@ -85,6 +85,11 @@ def _parse(path: Path) -> _Tables:
     return parser
 
 
+def _pct(value: float | None) -> str:
+    """The Disco tables' percentage format."""
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
 def _row(rows: list[list[str]], *first: str) -> list[str]:
     found = [r for r in rows if r[: len(first)] == list(first)]
     assert len(found) == 1, (first, rows)
@@ -121,10 +126,9 @@ def test_html_numbers_equal_summary_json(runs: dict[str, Path], tmp_path: Path) 
     main = page.tables["t-main-table-percentages-costs-per-task"]
     for group, entry in disco_summary["groups"].items():
         row = _row(main, "disco", group)
-        pct = lambda v: "–" if v is None else f"{100 * v:.1f}"  # noqa: E731
-        assert row[2:5] == [str(entry["n"]), pct(entry["e2e_accuracy"]), pct(entry["cp_pass_rate"])]
-        assert row[8] == pct(entry["detection"]["f1"])
-        assert row[9] == pct(entry["clarification"]["ce_a"])
+        assert row[2:5] == [str(entry["n"]), _pct(entry["e2e_accuracy"]), _pct(entry["cp_pass_rate"])]
+        assert row[8] == _pct(entry["detection"]["f1"])
+        assert row[9] == _pct(entry["clarification"]["ce_a"])
 
     # figures are inline SVG data URIs, one per kind of data present; nothing is fetched from elsewhere
     figures = {img.get("alt") for img in page.images}

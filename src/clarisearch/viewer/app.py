@@ -115,7 +115,10 @@ class ViewerHandler(BaseHTTPRequestHandler):
 
     def _api(self, path: str, params: dict[str, list[str]]) -> Any:
         data = self.server.data
-        one = lambda name: (params.get(name) or [""])[0]  # noqa: E731
+
+        def one(name: str) -> str:
+            return (params.get(name) or [""])[0]
+
         if path == "/api/runs":
             return {"runs": data.runs_info()}
         if path == "/api/episodes":
