@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 from rich.table import Table
 
 from clarisearch import prompts as prompt_store
@@ -24,7 +25,7 @@ data_app = typer.Typer(help="Validate and inspect datasets.", no_args_is_help=Tr
 index_app = typer.Typer(help="Build the local search index.", no_args_is_help=True)
 prompts_app = typer.Typer(help="List and show prompt templates.", no_args_is_help=True)
 
-KINDS = {"disco": DiscoSample, "cts": CtsInstance, "corpus": CorpusDoc}
+KINDS: dict[str, type[BaseModel]] = {"disco": DiscoSample, "cts": CtsInstance, "corpus": CorpusDoc}
 FieldMapOpt = Annotated[list[str] | None, typer.Option("--field-map", help="canonical=source field renames, e.g. id=qid")]
 
 

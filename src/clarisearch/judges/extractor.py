@@ -32,7 +32,8 @@ def gold_from_json(value: Any, item: ExtractionInput) -> CtsGold:
     if not isinstance(value, dict) or not isinstance(value.get("nuggets"), list):
         raise ValueError('expected {"nuggets": [...], ...}')
     known = {e.id for e in item.evidence}
-    nuggets, unsupported = [], [str(c) for c in value.get("unsupported_claims", []) if str(c).strip()]
+    nuggets: list[Nugget] = []
+    unsupported = [str(c) for c in value.get("unsupported_claims", []) if str(c).strip()]
     for raw in value["nuggets"]:
         if not isinstance(raw, dict) or not str(raw.get("text", "")).strip():
             raise ValueError("every nugget needs a text")

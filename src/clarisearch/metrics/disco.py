@@ -14,8 +14,10 @@ PROFILES = ("DirectGuess", "SearchHeavyGuess", "DirectAsk", "SearchThenAsk")
 
 def profile_of(cp: Any, k: int = PROFILE_K) -> str | None:
     """Behaviour profile of an ambiguous checkpoint trajectory (None if the agent never decided)."""
-    get = cp.get if isinstance(cp, dict) else lambda name: getattr(cp, name)
-    decision, searches = get("first_decision"), get("searches_before_decision")
+    if isinstance(cp, dict):
+        decision, searches = cp["first_decision"], int(cp["searches_before_decision"])
+    else:
+        decision, searches = cp.first_decision, int(cp.searches_before_decision)
     if decision == "ask":
         return "DirectAsk" if searches == 0 else "SearchThenAsk"
     if decision == "answer":
@@ -68,13 +70,19 @@ def _question_scores(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"n": len(rows), "e2e_accuracy": _ratio(sum(e2e), len(e2e)), "cp_pass_rate": _ratio(sum(passes), len(passes))}
 
 
+def _tokens(row: dict[str, Any], kind: str) -> int:
+    return sum(int(u[kind]) for u in row.get("usage", {}).values())
+
+
 def _costs(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
     n = len(rows)
-    tokens = lambda r, kind: sum(u[kind] for u in r.get("usage", {}).values())  # noqa: E731
-    return {name: _ratio(sum(fn(r) for r in rows), n) for name, fn in {
-        "searches": lambda r: r["searches"], "visits": lambda r: r["visits"], "asks": lambda r: r["asks"],
-        "turns": lambda r: len(r["turns"]), "prompt_tokens": lambda r: tokens(r, "prompt_tokens"),
-        "completion_tokens": lambda r: tokens(r, "completion_tokens")}.items()}
+    totals = {
+        "searches": sum(r["searches"] for r in rows), "visits": sum(r["visits"] for r in rows),
+        "asks": sum(r["asks"] for r in rows), "turns": sum(len(r["turns"]) for r in rows),
+        "prompt_tokens": sum(_tokens(r, "prompt_tokens") for r in rows),
+        "completion_tokens": sum(_tokens(r, "completion_tokens") for r in rows),
+    }
+    return {name: _ratio(total, n) for name, total in totals.items()}
 
 
 def summarize_disco(results: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from clarisearch.agents.rules_agent import RulesSearchAgent
 from clarisearch.agents.tools import PageReader, ToolBox, ToolLimits
 from clarisearch.judges.coverage import CoverageJudge, LLMCoverageJudge, RulesCoverageJudge
 from clarisearch.judges.equivalence import EquivalenceJudge, LLMEquivalenceJudge, RulesEquivalenceJudge
+from clarisearch.llm.base import LLM
 from clarisearch.llm.registry import LLMFactory, parse_spec
 from clarisearch.schema.results import AgentTrace
 from clarisearch.search.base import SearchBackend
@@ -37,7 +38,7 @@ class Roles:
     def label(self, role: str) -> str:
         return "scripted" if role in self.factory.overrides else parse_spec(self.bindings[role]).label
 
-    def llm(self, role: str):  # noqa: ANN201 - returns the role-bound LLM
+    def llm(self, role: str) -> LLM:
         return self.factory.build(role, self.bindings[role])
 
     def reader(self) -> PageReader:

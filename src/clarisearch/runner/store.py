@@ -73,7 +73,8 @@ class RunStore:
         self._write_json(MANIFEST, manifest)
 
     def read_config(self) -> dict[str, Any]:
-        return json.loads((self.dir / CONFIG).read_text(encoding="utf-8"))
+        config: dict[str, Any] = json.loads((self.dir / CONFIG).read_text(encoding="utf-8"))
+        return config
 
     def read_manifest(self) -> dict[str, Any]:
         path = self.dir / MANIFEST
@@ -105,7 +106,8 @@ class RunStore:
         self._write_json(SUMMARY, {**summary, "written_at": time.time()})
 
     def read_summary(self) -> dict[str, Any]:
-        return json.loads((self.dir / SUMMARY).read_text(encoding="utf-8"))
+        summary: dict[str, Any] = json.loads((self.dir / SUMMARY).read_text(encoding="utf-8"))
+        return summary
 
     def _write_json(self, name: str, payload: dict[str, Any]) -> None:
         tmp = self.dir / f".{name}.tmp"

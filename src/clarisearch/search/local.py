@@ -103,7 +103,7 @@ class LocalIndex:
             rows.append((round(float(score), 5), doc.get_first("id"), doc))
         rows.sort(key=lambda row: (-row[0], row[1]))
         return [
-            SearchHit(doc_id=doc_id, title=doc.get_first("title") or "", url=doc.get_first("url") or "",
+            SearchHit(doc_id=str(doc_id), title=doc.get_first("title") or "", url=doc.get_first("url") or "",
                       snippet=best_passage(doc.get_first("text") or "", query, self.snippet_chars,
                                            title=doc.get_first("title") or ""),
                       score=score, rank=rank)
@@ -116,8 +116,8 @@ class LocalIndex:
             hits = self._searcher.search(query, limit=1).hits
             if hits:
                 doc = self._searcher.doc(hits[0][1])
-                return Page(doc_id=doc.get_first("id"), url=doc.get_first("url"), title=doc.get_first("title"),
-                            text=doc.get_first("text"))
+                return Page(doc_id=str(doc.get_first("id")), url=str(doc.get_first("url") or ""),
+                            title=str(doc.get_first("title") or ""), text=str(doc.get_first("text") or ""))
         return None
 
     async def search(self, queries: list[str], k: int = 10) -> list[list[SearchHit]]:

@@ -72,7 +72,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|(?<=[。！？；])")
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of a page (English and Chinese punctuation)."""
-    parts = []
+    parts: list[str] = []
     for block in re.split(r"\n\s*\n|\n", text):
         parts.extend(s.strip() for s in _SENTENCE_END.split(block))
     return [p for p in parts if p]

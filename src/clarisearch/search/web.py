@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from html.parser import HTMLParser
+from typing import Any
 
 import httpx
 
@@ -66,12 +67,13 @@ class WebSearch:
         self._client = client or httpx.AsyncClient(timeout=60)
         self._base = base_url or {"tavily": "https://api.tavily.com", "serper": "https://google.serper.dev"}[provider]
 
-    async def _post(self, path: str, payload: dict[str, object]) -> dict[str, object]:
+    async def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {self._key}"} if self.name == "tavily" else {"X-API-KEY": self._key}
         try:
             response = await self._client.post(f"{self._base}{path}", json=payload, headers=headers)
             response.raise_for_status()
-            return response.json()  # type: ignore[no-any-return]
+            data: dict[str, Any] = response.json()
+            return data
         except (httpx.HTTPError, ValueError) as exc:
             raise SearchError(f"{self.name} request failed: {type(exc).__name__}: {str(exc)[:300]}") from exc
 
@@ -80,10 +82,10 @@ class WebSearch:
         for query in queries:
             if self.name == "tavily":
                 data = await self._post("/search", {"query": query, "max_results": k})
-                rows = [(r.get("title", ""), r.get("url", ""), r.get("content", "")) for r in data.get("results", [])]  # type: ignore[union-attr]
+                rows = [(r.get("title", ""), r.get("url", ""), r.get("content", "")) for r in data.get("results", [])]
             else:
                 data = await self._post("/search", {"q": query, "num": k})
-                rows = [(r.get("title", ""), r.get("link", ""), r.get("snippet", "")) for r in data.get("organic", [])]  # type: ignore[union-attr]
+                rows = [(r.get("title", ""), r.get("link", ""), r.get("snippet", "")) for r in data.get("organic", [])]
             results.append([SearchHit(hashlib.sha1(url.encode()).hexdigest()[:12], title, url, snippet, 0.0, rank)
                             for rank, (title, url, snippet) in enumerate(rows[:k], start=1)])
         return results
@@ -91,7 +93,7 @@ class WebSearch:
     async def visit(self, url_or_id: str) -> Page | None:
         if self.name == "tavily":
             data = await self._post("/extract", {"urls": [url_or_id]})
-            for row in data.get("results", []):  # type: ignore[union-attr]
+            for row in data.get("results", []):
                 return Page(hashlib.sha1(url_or_id.encode()).hexdigest()[:12], url_or_id, "", row.get("raw_content", ""))
             return None
         try:
