@@ -74,7 +74,11 @@
   // ------------------------------------------------------------------ URL hash state
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
-    for (const [name, id] of Object.entries(FILTERS)) $(id).dataset.wanted = h.get(name) || "";
+    for (const [name, id] of Object.entries(FILTERS)) {
+      const wanted = h.get(name) || "";
+      $(id).dataset.wanted = wanted;
+      $(id).value = wanted;  // a select without that option yet keeps it in data-wanted until facets arrive
+    }
     state.sel = h.get("sel_key") ? { run: h.get("sel_run") || "", key: h.get("sel_key") } : null;
     state.cmp = h.get("cmp_key") ? { run: h.get("cmp_run") || "", key: h.get("cmp_key") } : null;
   }
