@@ -222,3 +222,26 @@ async def test_search_then_ask_beats_direct_guess_on_demo() -> None:
             total += sum(c.advanced for c in result.checkpoints)
         passed[ask] = total
     assert passed[True] > passed[False] + 5, passed
+
+
+def test_qc_probes_closed_and_open_book(tmp_path: Path) -> None:
+    samples = load_records(ZH / "disco.jsonl", DiscoSample)
+    answers = iter([json.dumps({"answer": s.final_answer if i == 0 else "不知道"}) for i, s in enumerate(samples)])
+    closed = ScriptedLLM(lambda messages: next(answers))
+    base = {"protocol": "qc", "data": str(ZH / "disco.jsonl"), "search": f"corpus:{ZH / 'corpus.jsonl'}",
+            "roles": ROLES, "concurrency": 1}
+    summary = execute(RunConfig(**base, qc_mode="closed-book"), tmp_path / "closed", overrides={"agent": closed},
+                      progress=False)
+    group = summary["groups"]["closed-book:qc:none"]
+    assert group["n"] == len(samples) and group["e2e_accuracy"] == pytest.approx(1 / len(samples))
+    assert all("no tools" in call[0]["content"] for call in closed.calls)
+    opened = execute(RunConfig(**base, qc_mode="open-book"), tmp_path / "open", progress=False)
+    rows = [json.loads(line) for line in (tmp_path / "open" / "results.jsonl").read_text().splitlines()]
+    assert all(r["searches"] <= 25 and r["asks"] == 0 for r in rows)
+    assert opened["groups"]["open-book:qc:none"]["n"] == len(samples)
+
+
+def test_checkpoint_type_aliases() -> None:
+    cp = Checkpoint.model_validate({"id": "c", "sub_question": "s", "type": "Ambiguous", "ambiguity_type": "Factual Inaccuracy",
+                                    "answer": "a", "clue_if_asked": "c"})
+    assert cp.type == "ambi" and cp.ambiguity_type == "factual_inaccuracy"

@@ -99,3 +99,25 @@ def test_secrets_never_written_to_run_files(tmp_path: Path, monkeypatch: pytest.
     for path in (tmp_path / "run").iterdir():
         assert secret not in path.read_text(encoding="utf-8"), path.name
     assert "JUDGE_KEY" in (tmp_path / "run" / "config.json").read_text()
+
+
+def test_providers_file_prices_and_refused_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clarisearch.cli.common import load_providers
+
+    monkeypatch.setenv("GPU_KEY", "k")
+    with MockOpenAI(default="unknown") as mock:
+        file = tmp_path / "providers.toml"
+        file.write_text(f'[providers.gpu]\nbase_url = "{mock.base_url}"\napi_key_env = "GPU_KEY"\n'
+                        "usd_per_1m_prompt = 2.0\nusd_per_1m_completion = 10.0\n")
+        providers = load_providers(file)
+        roles = {**ROLES, "user": "gpu/ua-model"}
+        execute(zh_config(ZH / "cts.jsonl", ks=[1], limit=2, roles=roles, providers=providers), tmp_path / "run",
+                progress=False)
+        assert len(mock.requests) == 2 and mock.requests[0]["model"] == "ua-model"
+        assert "usd_per_1m_prompt" not in mock.requests[0]
+    clarify = [r for r in RunStore(tmp_path / "run").results() if r["system"] == "clarify"]
+    assert all(r["cost_usd"] == pytest.approx((11 * 2.0 + 7 * 10.0) / 1e6) for r in clarify)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[providers.x]\nbase_url = "http://h/v1"\napi_key = "sk-123"\n')
+    with pytest.raises(ValueError, match="never store keys"):
+        load_providers(bad)

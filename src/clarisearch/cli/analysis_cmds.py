@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from clarisearch.cli.common import console, field_map, friendly_errors, role_bindings, search_spec
+from clarisearch.cli.common import (
+    console,
+    field_map,
+    friendly_errors,
+    load_providers,
+    role_bindings,
+    search_spec,
+)
 from clarisearch.metrics.robustness import judge_stability, rewrite_protocol, rewrite_similarity, ua_agreement
 from clarisearch.protocols.cts_plan import load_cts
 from clarisearch.report.build import load_run
@@ -30,12 +37,14 @@ def build_gold_cmd(
     limit: Annotated[int | None, typer.Option("--limit")] = None,
     fmap: Annotated[list[str] | None, typer.Option("--field-map")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency")] = 4,
+    providers: Annotated[Path | None, typer.Option("--providers", help="TOML/JSON provider endpoints")] = None,
 ) -> None:
     """Run the agent once per fused query, archive its trace, extract weighted nuggets with evidence ids."""
     from clarisearch.protocols.gold import build_gold
 
     config = RunConfig(protocol="gold", data=str(data), field_map=field_map(fmap), limit=limit,
-                       roles=role_bindings(model, role), search=search_spec(search, corpus, "file"))
+                       roles=role_bindings(model, role), providers=load_providers(providers),
+                       search=search_spec(search, corpus, "file"))
     result = asyncio.run(build_gold(config, data, out, concurrency=concurrency))
     console.print_json(json.dumps(result))
     console.print(f"[green]wrote[/] {out} (validate with: clarisearch data validate {out} --kind cts)")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+import tomllib
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -56,6 +58,33 @@ def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 def role_bindings(model: str | None, role: list[str] | None) -> dict[str, str]:
     return resolve_bindings(model, parse_role_overrides(role))
+
+
+PROVIDER_KEYS = {"base_url", "api_key_env", "max_concurrency", "timeout", "usd_per_1m_prompt", "usd_per_1m_completion"}
+
+
+def load_providers(path: Path | None) -> dict[str, dict[str, Any]]:
+    """Provider endpoints from a TOML/JSON file: `[providers.NAME] base_url=..., api_key_env=...`.
+
+    Keys themselves are refused: the file names the environment variable that holds a key.
+    """
+    if path is None:
+        return {}
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    providers = data.get("providers", data)
+    if not isinstance(providers, dict):
+        raise ValueError(f"{path}: expected a [providers.NAME] table per provider")
+    for name, entry in providers.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"{path}: providers.{name} must be a table")
+        if "api_key" in entry:
+            raise ValueError(f"{path}: providers.{name}.api_key: never store keys in files; set api_key_env to the "
+                             "name of an environment variable holding the key")
+        unknown = set(entry) - PROVIDER_KEYS
+        if unknown:
+            raise ValueError(f"{path}: providers.{name}: unknown field(s) {sorted(unknown)}; known: {sorted(PROVIDER_KEYS)}")
+    return providers
 
 
 def field_map(pairs: list[str] | None) -> dict[str, str]:

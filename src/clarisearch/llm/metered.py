@@ -9,8 +9,9 @@ from clarisearch.runner.context import current_episode
 class MeteredLLM:
     """The LLM a component actually holds: `role` names it in events and usage accounting."""
 
-    def __init__(self, role: str, inner: LLM, log_prompts: bool = True):
+    def __init__(self, role: str, inner: LLM, log_prompts: bool = True, prices: tuple[float, float] = (0.0, 0.0)):
         self.role = role
+        self.prices = prices
         self.inner = inner
         self.model_id = inner.model_id
         self.log_prompts = log_prompts
@@ -26,6 +27,8 @@ class MeteredLLM:
         ctx.llm_calls[self.role] = ctx.llm_calls.get(self.role, 0) + 1
         ctx.cache_hits += int(completion.cache_hit)
         ctx.latency_s += completion.latency_s
+        cost = (completion.usage.prompt_tokens * self.prices[0] + completion.usage.completion_tokens * self.prices[1]) / 1e6
+        ctx.cost_usd += cost
         ctx.emit(
             "llm_call",
             role=self.role,
@@ -35,6 +38,7 @@ class MeteredLLM:
             completion_tokens=completion.usage.completion_tokens,
             latency_s=round(completion.latency_s, 4),
             cache_hit=completion.cache_hit,
+            cost_usd=round(cost, 6),
             messages=messages if self.log_prompts else None,
             output=completion.text,
         )

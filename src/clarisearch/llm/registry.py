@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl
 
 from clarisearch.llm.base import LLM
@@ -37,7 +38,7 @@ PROVIDERS: dict[str, tuple[str | None, str]] = {
     "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
     "local": ("http://127.0.0.1:8000/v1", "LOCAL_LLM_API_KEY"),
 }
-_ENDPOINT_OPTIONS = {"base_url", "api_key_env", "max_concurrency", "timeout"}
+_ENDPOINT_OPTIONS = {"base_url", "api_key_env", "max_concurrency", "timeout", "usd_per_1m_prompt", "usd_per_1m_completion"}
 
 
 class SpecError(ValueError):
@@ -97,7 +98,7 @@ class EndpointSettings:
     max_attempts: int = 4
     base_delay_s: float = 1.0
     default_concurrency: int = 8
-    providers: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    providers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class LLMFactory:
@@ -110,13 +111,27 @@ class LLMFactory:
         self._store = ResponseStore(self.settings.cache_path) if (
             self.settings.cache_path and self.settings.cache_mode != "off") else None
 
+    def provider_option(self, spec: ModelSpec, name: str) -> str | None:
+        """A spec option, else the provider config file's value, else None."""
+        value = spec.option(name)
+        if value is None and name in self.settings.providers.get(spec.provider, {}):
+            value = str(self.settings.providers[spec.provider][name])
+        return value
+
     def endpoint(self, spec: ModelSpec) -> tuple[str | None, str]:
-        preset = {**PROVIDERS, **self.settings.providers}.get(spec.provider)
-        if preset is None and spec.option("base_url") is None:
+        preset = PROVIDERS.get(spec.provider)
+        configured = spec.provider in self.settings.providers
+        if preset is None and not configured and spec.option("base_url") is None:
             known = ", ".join(sorted({*PROVIDERS, *self.settings.providers}))
             raise SpecError(f"unknown provider {spec.provider!r} (known: {known}); or give ?base_url=...")
         base_url, key_env = preset or (None, "OPENAI_API_KEY")
-        return spec.option("base_url", base_url), spec.option("api_key_env", key_env) or key_env
+        return (self.provider_option(spec, "base_url") or base_url,
+                self.provider_option(spec, "api_key_env") or key_env)
+
+    def prices(self, spec: ModelSpec) -> tuple[float, float]:
+        """USD per million prompt and completion tokens (0 when not configured)."""
+        return (float(self.provider_option(spec, "usd_per_1m_prompt") or 0),
+                float(self.provider_option(spec, "usd_per_1m_completion") or 0))
 
     def build(self, role: str, spec_text: str) -> LLM:
         if role in self.overrides:
@@ -127,15 +142,15 @@ class LLMFactory:
         base_url, key_env = self.endpoint(spec)
         sem_key = base_url or "openai"
         if sem_key not in self._semaphores:
-            limit = int(spec.option("max_concurrency") or self.settings.default_concurrency)
+            limit = int(self.provider_option(spec, "max_concurrency") or self.settings.default_concurrency)
             self._semaphores[sem_key] = asyncio.Semaphore(limit)
         extra = {k: _coerce(v) for k, v in spec.options if k not in _ENDPOINT_OPTIONS}
         llm: LLM = OpenAICompatLLM(spec.model, base_url, key_env, self._semaphores[sem_key],
-                                   timeout_s=float(spec.option("timeout") or 300), extra_body=extra)
+                                   timeout_s=float(self.provider_option(spec, "timeout") or 300), extra_body=extra)
         llm = RetryingLLM(llm, self.settings.max_attempts, self.settings.base_delay_s)
         if self._store is not None:
             llm = CachedLLM(llm, self._store, self.settings.cache_mode)
-        return MeteredLLM(role, llm)
+        return MeteredLLM(role, llm, prices=self.prices(spec))
 
     def is_rules(self, role: str, spec_text: str) -> bool:
         return role not in self.overrides and parse_spec(spec_text).provider == RULES

@@ -93,7 +93,8 @@ def summarize_cts(results: Sequence[dict[str, Any]], seed: int = 0, resamples: i
 
 def _costs(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
     if not rows:
-        return {"searches": None, "visits": None, "llm_calls": None, "prompt_tokens": None, "completion_tokens": None}
+        return {"searches": None, "visits": None, "llm_calls": None, "prompt_tokens": None, "completion_tokens": None,
+                "cost_usd": None}
     n = len(rows)
     return {
         "searches": sum(r["agent"]["searches"] for r in rows) / n,
@@ -101,6 +102,7 @@ def _costs(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
         "llm_calls": sum(r.get("llm_calls", 0) for r in rows) / n,
         "prompt_tokens": sum(u["prompt_tokens"] for r in rows for u in r.get("usage", {}).values()) / n,
         "completion_tokens": sum(u["completion_tokens"] for r in rows for u in r.get("usage", {}).values()) / n,
+        "cost_usd": sum(r.get("cost_usd", 0.0) for r in rows) / n,
     }
 
 

@@ -81,6 +81,7 @@ def _costs(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
         "asks": sum(r["asks"] for r in rows), "turns": sum(len(r["turns"]) for r in rows),
         "prompt_tokens": sum(_tokens(r, "prompt_tokens") for r in rows),
         "completion_tokens": sum(_tokens(r, "completion_tokens") for r in rows),
+        "cost_usd": sum(float(r.get("cost_usd", 0.0)) for r in rows),
     }
     return {name: _ratio(total, n) for name, total in totals.items()}
 

@@ -36,6 +36,7 @@ def open_run_search(config: RunConfig) -> SearchBackend:
 
 
 def build_roles(config: RunConfig, overrides: dict[str, LLM] | None) -> Roles:
-    settings = EndpointSettings(cache_mode=config.cache_mode, cache_path=home_dir() / "llm_cache.sqlite")  # type: ignore[arg-type]
+    settings = EndpointSettings(cache_mode=config.cache_mode, cache_path=home_dir() / "llm_cache.sqlite",  # type: ignore[arg-type]
+                                providers=config.providers)
     config.prompt_hashes = prompts.hashes()
     return Roles(config.roles, LLMFactory(settings, overrides))

@@ -61,7 +61,9 @@ def cts_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
                   table(["run", "system", "turn", "#region-only", "region-only unknown"], turn_rows) if turn_rows
                   else "_no region-only questions_", ""]
     cost = [[label, system, *(fmt(e["cost"][c], 1) for c in ("searches", "visits", "llm_calls", "prompt_tokens", "completion_tokens")),
+             fmt(e["cost"].get("cost_usd"), 4),
              ", ".join(f"{k}: {v}" for k, v in e["terminations"].items())] for label, system, e in rows]
     parts += ["### Cost per episode and agent terminations", "",
-              table(["run", "system", "searches", "visits", "LLM calls", "prompt tok", "completion tok", "terminations"], cost), ""]
+              table(["run", "system", "searches", "visits", "LLM calls", "prompt tok", "completion tok", "cost $",
+                     "terminations"], cost), ""]
     return "\n".join(parts)

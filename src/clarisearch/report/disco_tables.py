@@ -16,11 +16,12 @@ def disco_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
     rows = [(label, group, e) for label, summary in runs for group, e in summary["groups"].items()]
     parts = ["## DiscoBench", "", "### Main table (percentages; costs per task)", "", table(
         ["run", "mode:setting:ablation", "n", "E2E acc", "CP pass", "Det. acc", "Det. P", "Det. R", "Det. F1", "CE-A", "CE-B",
-         "asks", "searches", "visits", "turns", "prompt tok", "compl. tok", "errors"],
+         "asks", "searches", "visits", "turns", "prompt tok", "compl. tok", "cost $", "errors"],
         [[label, group, e["n"], _pct(e["e2e_accuracy"]), _pct(e["cp_pass_rate"]), _pct(e["detection"]["accuracy"]),
           _pct(e["detection"]["precision"]), _pct(e["detection"]["recall"]), _pct(e["detection"]["f1"]),
           _pct(e["clarification"]["ce_a"]), _pct(e["clarification"]["ce_b"]),
           *(fmt(e["cost"][c], 2) for c in ("asks", "searches", "visits", "turns", "prompt_tokens", "completion_tokens")),
+          fmt(e["cost"].get("cost_usd"), 4),
           e["errors"]] for label, group, e in rows]), ""]
     parts += ["### Detection counts over reached checkpoints", "", table(
         ["run", "group", "TP", "FN", "FP", "TN", "undecided"],

@@ -37,6 +37,7 @@ def _finish(result: BaseModel, ctx: EpisodeContext, started: float, attempt: int
                        for role, u in ctx.usage.items()}
     record["llm_calls"] = sum(ctx.llm_calls.values())
     record["cache_hits"] = ctx.cache_hits
+    record["cost_usd"] = round(ctx.cost_usd, 6)
     record["seconds"] = round(time.perf_counter() - started, 3)
     record["attempt"] = attempt
     return record

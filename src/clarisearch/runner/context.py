@@ -23,6 +23,7 @@ class EpisodeContext:
     llm_calls: dict[str, int] = field(default_factory=dict)
     cache_hits: int = 0
     latency_s: float = 0.0
+    cost_usd: float = 0.0
 
     def emit(self, type_: str, role: str = "", **payload: Any) -> None:
         if self.sink is not None:

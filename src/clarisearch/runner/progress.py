@@ -19,6 +19,7 @@ class RunProgress:
         self.scores: list[float] = []
         self.errors = 0
         self.tokens = 0
+        self.cost = 0.0
         self._progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             TextColumn("{task.fields[stats]}"), console=console or Console(stderr=True), disable=not enabled,
@@ -41,6 +42,8 @@ class RunProgress:
             if score is not None:
                 self.scores.append(score)
         self.tokens += sum(u["prompt_tokens"] + u["completion_tokens"] for u in record.get("usage", {}).values())
+        self.cost += float(record.get("cost_usd", 0.0))
         mean = f"{sum(self.scores) / len(self.scores):.2f}" if self.scores else "-"
         self._progress.update(self._task, advance=1,
-                              stats=f"{self.score_name}={mean}  errors={self.errors}  tokens={self.tokens:,}")
+                              stats=f"{self.score_name}={mean}  errors={self.errors}  tokens={self.tokens:,}  "
+                                    f"cost=${self.cost:.4f}")

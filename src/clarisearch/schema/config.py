@@ -21,6 +21,7 @@ class RunConfig(StrictRecord):
     field_map: dict[str, str] = Field(default_factory=dict)
     limit: int | None = None
     roles: dict[str, str] = Field(default_factory=dict)
+    providers: dict[str, dict[str, Any]] = Field(default_factory=dict)
     search: str = "demo"
     search_fingerprint: str = ""
     snapshot: str | None = None

@@ -35,9 +35,17 @@ class Checkpoint(Record):
     ambiguity: str = Field(default="", description="what is ambiguous; used to judge an ASK")
     clue_if_asked: str = Field(default="", description="released by the simulator on a correct ASK")
 
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type_aliases(cls, value: object) -> object:
+        aliases = {"ambiguous": "ambi", "unambiguous": "unambi", "ambig": "ambi", "unambig": "unambi"}
+        return aliases.get(value.strip().lower(), value.strip().lower()) if isinstance(value, str) else value
+
     @field_validator("ambiguity_type", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip().lower().replace(" ", "_").replace("-", "_")
         return None if value in ("", "none", "null") else value
 
     @model_validator(mode="after")

@@ -44,6 +44,7 @@ class EpisodeBase(StrictRecord):
     usage: dict[str, dict[str, int]] = Field(default_factory=dict)
     llm_calls: int = 0
     cache_hits: int = 0
+    cost_usd: float = 0.0
     seconds: float = 0.0
     attempt: int = 1
 
