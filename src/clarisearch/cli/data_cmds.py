@@ -65,11 +65,19 @@ def validate(
 @friendly_errors
 def index_build(
     corpus: Annotated[str, typer.Argument(help="corpus JSONL/JSON file or folder ('demo' for the bundled one)")],
-    out: Annotated[Path, typer.Option("--out", help="index folder to create")],
+    out: Annotated[str, typer.Option("--out", help="index folder to create, or http://host:9200/INDEX for Elasticsearch/OpenSearch")],
     fmap: FieldMapOpt = None,
 ) -> None:
-    """Build a deterministic tantivy index (one writer thread; ties broken by doc id)."""
-    meta = build_index(demo_path("corpus") if corpus == "demo" else corpus, out, field_map(fmap))
+    """Build a deterministic tantivy index (one writer thread; ties broken by doc id), or load an
+    Elasticsearch/OpenSearch index (then search with `--search elastic:URL/INDEX`)."""
+    source = demo_path("corpus") if corpus == "demo" else corpus
+    if out.startswith(("http://", "https://")):
+        from clarisearch.search.elastic import ElasticSearch
+
+        count = asyncio.run(ElasticSearch(out).build(iter_corpus(source, field_map(fmap))))
+        console.print(f"[green]✓[/] loaded {count} documents into {out}")
+        return
+    meta = build_index(source, Path(out), field_map(fmap))
     console.print(f"[green]✓[/] indexed {meta['n_docs']} documents into {out} in {meta['build_seconds']} s")
 
 

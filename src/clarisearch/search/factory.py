@@ -1,4 +1,4 @@
-"""Turn a `--search` spec into a backend: demo | local:INDEX | corpus:FILE | tavily | serper."""
+"""Turn a `--search` spec into a backend: demo | local:INDEX | corpus:FILE | elastic:URL/INDEX | tavily | serper."""
 
 from __future__ import annotations
 
@@ -38,8 +38,12 @@ def open_search(spec: str, corpus_field_map: FieldMap | None = None) -> SearchBa
         return LocalIndex(arg)
     if kind == "corpus":
         return LocalIndex(index_for_corpus(arg, corpus_field_map))
+    if kind == "elastic":
+        from clarisearch.search.elastic import ElasticSearch
+
+        return ElasticSearch(arg)
     if kind in ("tavily", "serper"):
         from clarisearch.search.web import open_web_search
 
         return open_web_search(kind, arg or None)
-    raise ValueError(f"unknown search spec {spec!r}: use demo, local:INDEX_DIR, corpus:CORPUS.jsonl, tavily or serper")
+    raise ValueError(f"unknown search spec {spec!r}: use demo, local:INDEX_DIR, corpus:CORPUS.jsonl, elastic:URL/INDEX, tavily or serper")
