@@ -1,7 +1,8 @@
 """A local OpenAI-compatible chat-completions server for tests (stdlib only, loopback only).
 
 Behaviour is scripted per request: a queue of (status, body-text) replies; when the queue is
-empty, `default` is answered. Every request (headers and JSON body) is recorded.
+empty, `default` is answered (a string, or a dict used as the assistant message, e.g. with
+`tool_calls`). Every request (headers and JSON body) is recorded.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Reply = tuple[int, str]
+Reply = tuple[int, str | dict[str, Any]]
 
 
 class MockOpenAI:
-    def __init__(self, default: str | Callable[[dict[str, Any]], str] = "ok"):
+    def __init__(self, default: str | Callable[[dict[str, Any]], str | dict[str, Any]] = "ok"):
         self.queue: deque[Reply] = deque()
         self.default = default
         self.requests: list[dict[str, Any]] = []
@@ -36,9 +37,10 @@ class MockOpenAI:
                 status, text = mock.queue.popleft() if mock.queue else (
                     200, mock.default(body) if callable(mock.default) else mock.default)
                 if status == 200:
+                    message = text if isinstance(text, dict) else {"role": "assistant", "content": text}
                     payload = {"id": "cmpl-1", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
-                               "choices": [{"index": 0, "finish_reason": "stop",
-                                            "message": {"role": "assistant", "content": text}}],
+                               "choices": [{"index": 0, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                                            "message": message}],
                                "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
                 else:
                     payload = {"error": {"message": text, "type": "error", "code": status}}

@@ -63,3 +63,23 @@ async def test_context_limit_forces_answer(small_docs: list[CorpusDoc]) -> None:
     react = ReactSearchAgent(llm, tools, AgentLimits(max_context_chars=1500))
     trace = await react.run("q")
     assert trace.termination == "forced_answer_max_context" and trace.answer == "short"
+
+
+async def test_native_function_calling_loop(small_docs: list[CorpusDoc]) -> None:
+    from clarisearch.llm.base import Completion, ToolCallRequest
+
+    llm = ScriptedLLM([
+        Completion(text="", tool_calls=[ToolCallRequest("c1", "search", '{"queries": ["basketball invented"]}'),
+                                        ToolCallRequest("c2", "visit", "{not json")]),
+        Completion(text="", tool_calls=[ToolCallRequest("c3", "visit", '{"urls": ["en-2"], "goal": "who"}')]),
+        "<answer>James Naismith</answer>",
+    ])
+    tools = ToolBox(MemorySearch(small_docs), RawReader())
+    trace = await ReactSearchAgent(llm, tools, native=True).run("Who invented basketball?")
+    assert trace.answer == "James Naismith" and trace.searches == 1 and trace.visits == 1
+    assert llm.tools_seen[0] and {t["function"]["name"] for t in llm.tools_seen[0]} == {"search", "visit"}
+    last = llm.calls[-1]
+    assert [m["role"] for m in last[2:]] == ["assistant", "tool", "tool", "assistant", "tool"]
+    assert last[2]["tool_calls"][0]["function"]["name"] == "search" and last[3]["tool_call_id"] == "c1"
+    assert "not valid JSON" in last[4]["content"] and "Naismith" in last[6]["content"]
+    assert "<tool_call>" not in last[0]["content"] and "function-calling" in last[0]["content"]

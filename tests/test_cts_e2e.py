@@ -123,3 +123,21 @@ def test_adaptive_mode_sees_previous_answers(tmp_path: Path) -> None:
     adaptive = [r for r in rows if r["system"] == "clarify"]
     assert all(r["mode"] == "adaptive" and r["answers"] == ["1921", "unknown"] for r in adaptive)
     assert all("(1921)" in r["rewrite"] for r in adaptive)
+
+
+def test_native_tool_format_over_http(tmp_path: Path) -> None:
+    from .mock_openai import MockOpenAI
+
+    def reply(body: dict) -> object:
+        if any(m["role"] == "tool" for m in body["messages"]):
+            return "<answer>The 1921 Nobel Prize in Physics went to Albert Einstein.</answer>"
+        return {"role": "assistant", "content": "", "tool_calls": [{"id": "t1", "type": "function", "function": {
+            "name": "search", "arguments": json.dumps({"queries": [body["messages"][1]["content"]]})}}]}
+
+    with MockOpenAI(default=reply) as mock:
+        roles = {**cts_config().roles, "agent": f"local/agent?base_url={mock.base_url}"}
+        summary = execute(cts_config(roles=roles, ks=[1], limit=2, tool_format="native"), tmp_path / "run", progress=False)
+        assert all(r.get("tools") for r in mock.requests if not any(m["role"] == "tool" for m in r["messages"]))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
+    assert all(r["agent"]["searches"] == 1 and r["agent"]["termination"] == "answered" for r in rows)
+    assert summary["systems"]["orig"]["score"]["n"] == 2

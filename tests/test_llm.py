@@ -132,3 +132,21 @@ async def test_permanent_http_error_is_not_retried(tmp_path: Path) -> None:
         with pytest.raises(PermanentLLMError):
             await llm.complete(MSG)
         assert len(mock.requests) == 1
+
+
+async def test_native_tool_calls_through_the_sdk_and_cache(tmp_path: Path) -> None:
+    from clarisearch.agents.tools import TOOL_SCHEMAS
+
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "search", "arguments": '{"queries": ["x"]}'}}]}
+    with MockOpenAI(default=lambda body: call) as mock:
+        factory = LLMFactory(EndpointSettings(cache_mode="use", cache_path=tmp_path / "c.sqlite", base_delay_s=0))
+        llm = factory.build("agent", f"mock/m?base_url={mock.base_url}")
+        first = await llm.complete(MSG, tools=TOOL_SCHEMAS)
+        again = await llm.complete(MSG, tools=TOOL_SCHEMAS)
+        without = await llm.complete(MSG)
+        assert mock.requests[0]["tools"][0]["function"]["name"] == "search"
+        assert "tools" not in mock.requests[1] and len(mock.requests) == 2  # the tool-less request is keyed apart
+    assert [(c.id, c.name, c.arguments) for c in first.tool_calls] == [("call_1", "search", '{"queries": ["x"]}')]
+    assert again.cache_hit and again.tool_calls == first.tool_calls
+    assert not without.cache_hit

@@ -13,7 +13,7 @@ from typing import Any, Literal, Protocol
 
 from clarisearch import prompts
 from clarisearch.agents.parsing import ToolCall
-from clarisearch.agents.react import AgentLimits, ReactLoop
+from clarisearch.agents.react import AgentLimits, ReactLoop, tool_protocol
 from clarisearch.agents.rules_agent import rank_sentences
 from clarisearch.agents.tools import ToolBox
 from clarisearch.llm.base import LLM, Message
@@ -39,17 +39,15 @@ class DiscoAgent(Protocol):
     async def turn(self, user_message: str | None) -> AgentTurn: ...
 
 
-NO_TOOLS_NOTE = "In this session the tools are disabled: answer from your own knowledge and the dialogue."
-
-
 class ReactDiscoAgent:
     """LLM agent: one persistent conversation; each turn runs the ReAct loop until <ask> or <answer>."""
 
     def __init__(self, llm: LLM, tools: ToolBox, setting: str = "neutral", tools_enabled: bool = True,
-                 limits: AgentLimits | None = None, max_calls_per_turn: int = 15):
+                 limits: AgentLimits | None = None, max_calls_per_turn: int = 15, native: bool = False):
         self.tools = tools
         self.limits = limits or AgentLimits()
-        self.loop = ReactLoop(llm, tools, self.limits)
+        self.native = native
+        self.loop = ReactLoop(llm, tools, self.limits, native, offer_tools=tools_enabled)
         self.setting = setting
         self.tools_enabled = tools_enabled
         self.max_calls_per_turn = max_calls_per_turn
@@ -57,7 +55,7 @@ class ReactDiscoAgent:
         self.calls_used = 0
 
     async def start(self, view: AgentView) -> None:
-        system = prompts.render(f"disco_agent_{self.setting}", tool_note="" if self.tools_enabled else NO_TOOLS_NOTE)
+        system = prompts.render(f"disco_agent_{self.setting}", tool_protocol=tool_protocol(self.native, self.tools_enabled))
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": view.question}]
 
     async def turn(self, user_message: str | None) -> AgentTurn:

@@ -7,12 +7,24 @@ observation; only backend infrastructure errors propagate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from clarisearch.agents.parsing import ToolCall
 from clarisearch.runner.context import current_episode
 from clarisearch.schema.results import ToolCallRecord
 from clarisearch.search.base import Page, SearchBackend
+
+TOOL_SCHEMAS: list[dict[str, Any]] = [
+    {"type": "function", "function": {
+        "name": "search", "description": "Web search. Returns the top results (title, url, snippet) for each query.",
+        "parameters": {"type": "object", "required": ["queries"], "properties": {
+            "queries": {"type": "array", "items": {"type": "string"}, "description": "1-3 search queries"}}}}},
+    {"type": "function", "function": {
+        "name": "visit", "description": "Read pages. Returns the content of each page relevant to the goal.",
+        "parameters": {"type": "object", "required": ["urls", "goal"], "properties": {
+            "urls": {"type": "array", "items": {"type": "string"}, "description": "urls or result ids"},
+            "goal": {"type": "string", "description": "what to find on the pages"}}}}},
+]
 
 
 class PageReader(Protocol):

@@ -36,7 +36,14 @@ Snapshot = Annotated[Path | None, typer.Option("--snapshot", help="record/replay
 SnapshotMode = Annotated[str, typer.Option("--snapshot-mode", help="record | replay")]
 FieldMap = Annotated[list[str] | None, typer.Option("--field-map", help="canonical=source field renames")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="no progress bar")]
+ToolFormat = Annotated[str, typer.Option("--tool-format", help="tags (ReAct <tool_call>) | native (function calling)")]
 Providers = Annotated[Path | None, typer.Option("--providers", help="TOML/JSON file of provider endpoints and prices")]
+
+
+def check_tool_format(value: str) -> str:
+    if value not in ("tags", "native"):
+        raise typer.BadParameter("tool format must be tags or native", param_hint="--tool-format")
+    return value
 
 
 def _start(config: RunConfig, out: Path | None, quiet: bool) -> None:
@@ -57,7 +64,7 @@ def run_cts(
     snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None,
     max_llm_calls: Annotated[int, typer.Option(help="agent LLM-call budget per episode")] = 40,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
-    providers: Providers = None, quiet: Quiet = False,
+    tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
 ) -> None:
     """Clarify-Then-Search: orig, (gold), and clarify -> answer -> rewrite -> search -> judge per k."""
     modes = mode or ["batch"]
@@ -66,7 +73,7 @@ def run_cts(
             raise typer.BadParameter("mode must be batch or adaptive", param_hint="--mode")
     config = RunConfig(protocol="cts", data=data, field_map=field_map(fmap), limit=limit,
                        roles=role_bindings(model, role), providers=load_providers(providers),
-                       search=search_spec(search, corpus, data),
+                       tool_format=check_tool_format(tool_format), search=search_spec(search, corpus, data),
                        snapshot=str(snapshot) if snapshot else None, snapshot_mode=snapshot_mode if snapshot else None,
                        ks=sorted(set(k or [1])), modes=modes, include_gold=gold,
                        budgets={"max_llm_calls": max_llm_calls}, seed=seed, concurrency=concurrency, cache_mode=cache)
@@ -85,7 +92,7 @@ def run_disco(
     max_turns: Annotated[int, typer.Option(help="agent turns per episode")] = 12,
     max_searches: Annotated[int, typer.Option(help="searches per episode")] = 25,
     max_tokens: Annotated[int | None, typer.Option(help="tokens per episode (prompt + completion)")] = None,
-    providers: Providers = None, quiet: Quiet = False,
+    tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
 ) -> None:
     """DiscoBench: interactive checkpointed episodes with the clue-releasing user simulator."""
     if setting not in ("neutral", "guided"):
@@ -94,7 +101,7 @@ def run_disco(
         raise typer.BadParameter("ablation must be none, no-search or unambiguous", param_hint="--ablation")
     config = RunConfig(protocol="disco", data=data, field_map=field_map(fmap), limit=limit,
                        roles=role_bindings(model, role), providers=load_providers(providers),
-                       search=search_spec(search, corpus, data),
+                       tool_format=check_tool_format(tool_format), search=search_spec(search, corpus, data),
                        snapshot=str(snapshot) if snapshot else None, snapshot_mode=snapshot_mode if snapshot else None,
                        setting=setting, ablation=ablation,
                        budgets={"max_turns": max_turns, "max_searches": max_searches, "max_tokens": max_tokens},
@@ -108,13 +115,13 @@ def qc(
     data: Data = "demo", model: Model = None, role: Role = None, search: Search = None, corpus: Corpus = None,
     out: Out = None, limit: Limit = None, concurrency: Concurrency = 4, cache: Cache = "use", fmap: FieldMap = None,
     max_searches: Annotated[int, typer.Option(help="open-book search cap")] = 25,
-    providers: Providers = None, quiet: Quiet = False,
+    tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
 ) -> None:
     """DiscoBench QC probing: closed-book (no tools, must guess) or open-book (<= 25 searches, no asking)."""
     if mode not in ("closed-book", "open-book"):
         raise typer.BadParameter("mode must be closed-book or open-book", param_hint="--mode")
     config = RunConfig(protocol="qc", data=data, field_map=field_map(fmap), limit=limit, roles=role_bindings(model, role),
-                       providers=load_providers(providers),
+                       providers=load_providers(providers), tool_format=check_tool_format(tool_format),
                        search=search_spec(search, corpus, data) if mode == "open-book" else "demo",
                        qc_mode=mode, budgets={"max_searches": max_searches, "max_turns": 1},
                        concurrency=concurrency, cache_mode=cache)

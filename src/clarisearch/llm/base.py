@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, TypedDict, runtime_checkable
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
+
+ToolSchemas = list[dict[str, Any]]
 
 
 class Message(TypedDict):
+    """A chat message; assistant messages may carry native `tool_calls`, tool messages a `tool_call_id`."""
+
     role: str
     content: str
+    tool_calls: NotRequired[list[dict[str, Any]]]
+    tool_call_id: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    """A native function call requested by the model (arguments as the raw JSON string it sent)."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def as_message_part(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
 
 
 @dataclass
@@ -36,6 +54,7 @@ class Completion:
     cache_hit: bool = False
     request_hash: str = ""
     finish_reason: str | None = None
+    tool_calls: list[ToolCallRequest] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -80,4 +99,5 @@ class LLM(Protocol):
 
     model_id: str
 
-    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion: ...
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None,
+                       tools: ToolSchemas | None = None) -> Completion: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clarisearch.llm.base import LLM, Completion, DecodingParams, LLMError, Message, Usage
+from clarisearch.llm.base import LLM, Completion, DecodingParams, LLMError, Message, ToolSchemas, Usage
 from clarisearch.runner.context import current_episode
 
 
@@ -16,10 +16,11 @@ class MeteredLLM:
         self.model_id = inner.model_id
         self.log_prompts = log_prompts
 
-    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion:
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None,
+                       tools: ToolSchemas | None = None) -> Completion:
         ctx = current_episode()
         try:
-            completion = await self.inner.complete(messages, params)
+            completion = await self.inner.complete(messages, params, tools)
         except LLMError as exc:
             ctx.emit("llm_error", role=self.role, model=self.model_id, error_kind=exc.kind, error=str(exc)[:2000])
             raise
@@ -41,5 +42,6 @@ class MeteredLLM:
             cost_usd=round(cost, 6),
             messages=messages if self.log_prompts else None,
             output=completion.text,
+            tool_calls=[c.as_message_part() for c in completion.tool_calls] or None,
         )
         return completion

@@ -20,6 +20,8 @@ from clarisearch.llm.base import (
     DecodingParams,
     Message,
     PermanentLLMError,
+    ToolCallRequest,
+    ToolSchemas,
     TransientLLMError,
     Usage,
 )
@@ -63,7 +65,8 @@ class OpenAICompatLLM:
         self._semaphore = semaphore
         self._extra_body = extra_body or {}
 
-    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion:
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None,
+                       tools: ToolSchemas | None = None) -> Completion:
         p = params or DecodingParams()
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": p.temperature}
         if p.max_tokens is not None:
@@ -72,6 +75,8 @@ class OpenAICompatLLM:
             kwargs["stop"] = list(p.stop)
         if p.seed is not None:
             kwargs["seed"] = p.seed
+        if tools:
+            kwargs["tools"] = tools
         if self._extra_body:
             kwargs["extra_body"] = self._extra_body
         async with self._semaphore:
@@ -91,4 +96,6 @@ class OpenAICompatLLM:
             latency_s=latency,
             model=response.model or self.model,
             finish_reason=choice.finish_reason,
+            tool_calls=[ToolCallRequest(call.id, call.function.name, call.function.arguments or "{}")
+                        for call in (choice.message.tool_calls or []) if getattr(call, "function", None)],
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from clarisearch.llm.base import LLM, Completion, DecodingParams, Message, TransientLLMError
+from clarisearch.llm.base import LLM, Completion, DecodingParams, Message, ToolSchemas, TransientLLMError
 
 
 class RetryingLLM:
@@ -19,10 +19,11 @@ class RetryingLLM:
         self.max_delay_s = max_delay_s
         self.retries = 0
 
-    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion:
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None,
+                       tools: ToolSchemas | None = None) -> Completion:
         for attempt in range(1, self.max_attempts + 1):
             try:
-                return await self.inner.complete(messages, params)
+                return await self.inner.complete(messages, params, tools)
             except TransientLLMError:
                 if attempt == self.max_attempts:
                     raise

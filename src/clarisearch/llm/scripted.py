@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from clarisearch.llm.base import Completion, DecodingParams, LLMError, Message, Usage
+from clarisearch.llm.base import Completion, DecodingParams, LLMError, Message, ToolSchemas, Usage
 
-Script = Sequence[str | Exception] | Callable[[list[Message]], str]
+Script = Sequence[str | Completion | Exception] | Callable[[list[Message]], str | Completion]
 
 
 class ScriptedLLM:
@@ -17,11 +17,14 @@ class ScriptedLLM:
         self._script = script
         self._repeat_last = repeat_last
         self.calls: list[list[Message]] = []
+        self.tools_seen: list[ToolSchemas | None] = []
 
-    async def complete(self, messages: list[Message], params: DecodingParams | None = None) -> Completion:
+    async def complete(self, messages: list[Message], params: DecodingParams | None = None,
+                       tools: ToolSchemas | None = None) -> Completion:
         self.calls.append([dict(m) for m in messages])  # type: ignore[misc]
+        self.tools_seen.append(tools)
         if callable(self._script):
-            output: str | Exception = self._script(messages)
+            output: str | Completion | Exception = self._script(messages)
         else:
             index = len(self.calls) - 1
             if index >= len(self._script):
@@ -31,6 +34,8 @@ class ScriptedLLM:
             output = self._script[index]
         if isinstance(output, Exception):
             raise output
+        if isinstance(output, Completion):
+            return output
         prompt_chars = sum(len(m["content"]) for m in messages)
         return Completion(
             text=output,

@@ -59,10 +59,12 @@ class Roles:
     def equivalence_judge(self) -> EquivalenceJudge:
         return RulesEquivalenceJudge() if self.rules("judge") else LLMEquivalenceJudge(self.llm("judge"))
 
-    def search_agent_factory(self, search: SearchBackend, agent_limits: AgentLimits,
-                             tool_limits: ToolLimits) -> Callable[[], SearchAgent]:
+    def search_agent_factory(self, search: SearchBackend, agent_limits: AgentLimits, tool_limits: ToolLimits,
+                             native: bool = False, extra_instructions: str = "") -> Callable[[], SearchAgent]:
+        """A fresh agent (with its own tool budget) per episode; `native` uses function calling."""
         reader = self.reader()
         if self.rules("agent"):
             return lambda: RulesSearchAgent(ToolBox(search, reader, tool_limits))
         llm = self.llm("agent")
-        return lambda: ReactSearchAgent(llm, ToolBox(search, reader, tool_limits), agent_limits)
+        return lambda: ReactSearchAgent(llm, ToolBox(search, reader, tool_limits), agent_limits, extra_instructions,
+                                        native)

@@ -39,7 +39,8 @@ async def plan_cts(config: RunConfig, overrides: dict[str, LLM] | None = None) -
     agent_limits = AgentLimits(max_llm_calls=budgets["max_llm_calls"], max_context_chars=budgets["max_context_chars"])
     tool_limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"])
     pipeline = CtsPipeline(roles.clarifier(), roles.answerer(), roles.rewriter(), roles.coverage_judge(),
-                           roles.search_agent_factory(search, agent_limits, tool_limits), roles.label("clarifier"))
+                           roles.search_agent_factory(search, agent_limits, tool_limits, config.tool_format == "native"),
+                           roles.label("clarifier"))
     specs = build_specs(instances, config.ks or [1], config.modes or ["batch"], config.include_gold)
 
     async def episode(spec: EpisodeSpec) -> Any:

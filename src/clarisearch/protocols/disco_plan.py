@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clarisearch.agents.disco_agent import DiscoAgent, ReactDiscoAgent, RulesDiscoAgent
-from clarisearch.agents.react import AgentLimits, ReactSearchAgent
-from clarisearch.agents.rules_agent import RulesSearchAgent
+from clarisearch.agents.react import AgentLimits
 from clarisearch.agents.tools import ToolBox, ToolLimits
 from clarisearch.llm.base import LLM
 from clarisearch.metrics.disco import summarize_disco
@@ -56,15 +55,11 @@ async def plan_disco(config: RunConfig, overrides: dict[str, LLM] | None = None)
     tool_limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"])
     agent_limits = AgentLimits(max_llm_calls=budgets["max_llm_calls"])
     agent_llm = None if roles.rules("agent") else roles.llm("agent")
+    native = config.tool_format == "native"
 
     if config.protocol == "qc":
         mode = config.qc_mode or "closed-book"
-
-        def open_agent() -> Any:
-            tools = ToolBox(search, reader, tool_limits)
-            if agent_llm is None:
-                return RulesSearchAgent(tools)
-            return ReactSearchAgent(agent_llm, tools, agent_limits, extra_instructions=OPEN_BOOK_NOTE)
+        open_agent = roles.search_agent_factory(search, agent_limits, tool_limits, native, OPEN_BOOK_NOTE)
 
         async def qc_episode(spec: EpisodeSpec) -> Any:
             sample = spec.payload[0]
@@ -82,7 +77,7 @@ async def plan_disco(config: RunConfig, overrides: dict[str, LLM] | None = None)
         tools = ToolBox(search, reader, limits)
         if agent_llm is None:
             return RulesDiscoAgent(tools, tools_enabled, setting)
-        return ReactDiscoAgent(agent_llm, tools, setting, tools_enabled, agent_limits)
+        return ReactDiscoAgent(agent_llm, tools, setting, tools_enabled, agent_limits, native=native)
 
     simulator = RulesUserSimulator() if roles.rules("user") else LLMUserSimulator(roles.llm("user"))
     parts = DiscoParticipants(new_agent, simulator, judge,

@@ -29,6 +29,7 @@ class RunConfig(StrictRecord):
     ks: list[int] = Field(default_factory=list)
     modes: list[str] = Field(default_factory=list)
     include_gold: bool = False
+    tool_format: str = "tags"
     setting: str | None = None
     ablation: str = "none"
     qc_mode: str | None = None
