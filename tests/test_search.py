@@ -82,3 +82,20 @@ def test_cli_index_build_and_search(tmp_path: Path, small_corpus_file: Path) -> 
     assert '"doc_id": "en-2"' in found.output
     bad = runner.invoke(app, ["search", str(tmp_path / "nothing"), "x"])
     assert bad.exit_code == 2
+
+
+def test_common_corpus_layouts_and_corpus_field_map(tmp_path: Path) -> None:
+    import json
+
+    from clarisearch.search.factory import open_search
+
+    pyserini = tmp_path / "pyserini.jsonl"
+    pyserini.write_text(json.dumps({"id": "p1", "contents": "The Eiffel Tower is in Paris."}) + "\n"
+                        + json.dumps({"_id": 7, "title": "Rome", "text": "Rome is the capital of Italy."}) + "\n")
+    index = open_search(f"corpus:{pyserini}")
+    assert index.search_one("Eiffel Tower", 1)[0].doc_id == "p1"  # type: ignore[attr-defined]
+    assert index.search_one("capital of Italy", 1)[0].doc_id == "7"  # type: ignore[attr-defined]
+    custom = tmp_path / "custom.jsonl"
+    custom.write_text(json.dumps({"key": "k1", "headline": "Mars", "article": "Mars is the fourth planet."}) + "\n")
+    mapped = open_search(f"corpus:{custom}", {"id": "key", "title": "headline", "text": "article"})
+    assert mapped.search_one("fourth planet", 1)[0].title == "Mars"  # type: ignore[attr-defined]

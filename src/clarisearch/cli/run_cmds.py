@@ -35,6 +35,7 @@ Cache = Annotated[str, typer.Option("--cache", help="use | replay (fail on miss)
 Snapshot = Annotated[Path | None, typer.Option("--snapshot", help="record/replay search results to this JSONL")]
 SnapshotMode = Annotated[str, typer.Option("--snapshot-mode", help="record | replay")]
 FieldMap = Annotated[list[str] | None, typer.Option("--field-map", help="canonical=source field renames")]
+CorpusFieldMap = Annotated[list[str] | None, typer.Option("--corpus-field-map", help="field renames for --corpus")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="no progress bar")]
 ToolFormat = Annotated[str, typer.Option("--tool-format", help="tags (ReAct <tool_call>) | native (function calling)")]
 Providers = Annotated[Path | None, typer.Option("--providers", help="TOML/JSON file of provider endpoints and prices")]
@@ -61,7 +62,7 @@ def run_cts(
     gold: Annotated[bool, typer.Option("--gold/--no-gold", help="also run the agent on the fused query")] = False,
     model: Model = None, role: Role = None, search: Search = None, corpus: Corpus = None, out: Out = None,
     limit: Limit = None, concurrency: Concurrency = 4, cache: Cache = "use", snapshot: Snapshot = None,
-    snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None,
+    snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None, cfmap: CorpusFieldMap = None,
     max_llm_calls: Annotated[int, typer.Option(help="agent LLM-call budget per episode")] = 40,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
     tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
@@ -71,7 +72,7 @@ def run_cts(
     for m in modes:
         if m not in ("batch", "adaptive"):
             raise typer.BadParameter("mode must be batch or adaptive", param_hint="--mode")
-    config = RunConfig(protocol="cts", data=data, field_map=field_map(fmap), limit=limit,
+    config = RunConfig(protocol="cts", data=data, field_map=field_map(fmap), corpus_field_map=field_map(cfmap), limit=limit,
                        roles=role_bindings(model, role), providers=load_providers(providers),
                        tool_format=check_tool_format(tool_format), search=search_spec(search, corpus, data),
                        snapshot=str(snapshot) if snapshot else None, snapshot_mode=snapshot_mode if snapshot else None,
@@ -88,7 +89,7 @@ def run_disco(
     ablation: Annotated[str, typer.Option(help="none | no-search | unambiguous")] = "none",
     model: Model = None, role: Role = None, search: Search = None, corpus: Corpus = None, out: Out = None,
     limit: Limit = None, concurrency: Concurrency = 4, cache: Cache = "use", snapshot: Snapshot = None,
-    snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None,
+    snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None, cfmap: CorpusFieldMap = None,
     max_turns: Annotated[int, typer.Option(help="agent turns per episode")] = 12,
     max_searches: Annotated[int, typer.Option(help="searches per episode")] = 25,
     max_tokens: Annotated[int | None, typer.Option(help="tokens per episode (prompt + completion)")] = None,
@@ -99,7 +100,7 @@ def run_disco(
         raise typer.BadParameter("setting must be neutral or guided", param_hint="--setting")
     if ablation not in ("none", "no-search", "unambiguous"):
         raise typer.BadParameter("ablation must be none, no-search or unambiguous", param_hint="--ablation")
-    config = RunConfig(protocol="disco", data=data, field_map=field_map(fmap), limit=limit,
+    config = RunConfig(protocol="disco", data=data, field_map=field_map(fmap), corpus_field_map=field_map(cfmap), limit=limit,
                        roles=role_bindings(model, role), providers=load_providers(providers),
                        tool_format=check_tool_format(tool_format), search=search_spec(search, corpus, data),
                        snapshot=str(snapshot) if snapshot else None, snapshot_mode=snapshot_mode if snapshot else None,
@@ -114,13 +115,14 @@ def qc(
     mode: Annotated[str, typer.Option("--mode", help="closed-book | open-book")],
     data: Data = "demo", model: Model = None, role: Role = None, search: Search = None, corpus: Corpus = None,
     out: Out = None, limit: Limit = None, concurrency: Concurrency = 4, cache: Cache = "use", fmap: FieldMap = None,
+    cfmap: CorpusFieldMap = None,
     max_searches: Annotated[int, typer.Option(help="open-book search cap")] = 25,
     tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
 ) -> None:
     """DiscoBench QC probing: closed-book (no tools, must guess) or open-book (<= 25 searches, no asking)."""
     if mode not in ("closed-book", "open-book"):
         raise typer.BadParameter("mode must be closed-book or open-book", param_hint="--mode")
-    config = RunConfig(protocol="qc", data=data, field_map=field_map(fmap), limit=limit, roles=role_bindings(model, role),
+    config = RunConfig(protocol="qc", data=data, field_map=field_map(fmap), corpus_field_map=field_map(cfmap), limit=limit, roles=role_bindings(model, role),
                        providers=load_providers(providers), tool_format=check_tool_format(tool_format),
                        search=search_spec(search, corpus, data) if mode == "open-book" else "demo",
                        qc_mode=mode, budgets={"max_searches": max_searches, "max_turns": 1},

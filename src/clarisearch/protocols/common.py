@@ -28,7 +28,7 @@ def open_run_search(config: RunConfig) -> SearchBackend:
     if config.snapshot and config.snapshot_mode == "replay":
         backend: SearchBackend = SnapshotSearch(config.snapshot, "replay")
     else:
-        backend = open_search(config.search)
+        backend = open_search(config.search, config.corpus_field_map)
         if config.snapshot:
             backend = SnapshotSearch(config.snapshot, "record", backend)
     config.search_fingerprint = backend.fingerprint

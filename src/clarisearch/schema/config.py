@@ -19,6 +19,7 @@ class RunConfig(StrictRecord):
     data: str
     data_sha256: str = ""
     field_map: dict[str, str] = Field(default_factory=dict)
+    corpus_field_map: dict[str, str] = Field(default_factory=dict)
     limit: int | None = None
     roles: dict[str, str] = Field(default_factory=dict)
     providers: dict[str, dict[str, Any]] = Field(default_factory=dict)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from typing import Any
+
+from pydantic import Field, field_validator, model_validator
 
 from clarisearch.schema.base import Record
 
@@ -16,6 +18,20 @@ class CorpusDoc(Record):
     text: str = Field(min_length=1)
     lang: str | None = None
     published: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _common_layouts(cls, data: Any) -> Any:
+        """Accept the usual corpus layouts (Pyserini `contents`, BEIR `_id`, `docid`, `body`) as they are."""
+        if isinstance(data, dict):
+            data = dict(data)
+            for alias in ("docid", "doc_id", "_id", "pid"):
+                if "id" not in data and alias in data:
+                    data["id"] = data.pop(alias)
+            for alias in ("contents", "content", "body", "passage"):
+                if "text" not in data and alias in data:
+                    data["text"] = data.pop(alias)
+        return data
 
     @field_validator("id", mode="before")
     @classmethod

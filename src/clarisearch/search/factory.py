@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from importlib import resources
 from pathlib import Path
@@ -24,6 +26,8 @@ def demo_path(name: str) -> Path:
 def index_for_corpus(corpus: str | Path, field_map: FieldMap | None = None) -> Path:
     """The cached index of a corpus (built on first use, keyed by the corpus content hash)."""
     digest = corpus_sha256(corpus)[:16]
+    if field_map:
+        digest += "-" + hashlib.sha256(json.dumps(dict(field_map), sort_keys=True).encode()).hexdigest()[:8]
     out = home_dir() / "indexes" / digest
     if not (out / META_FILE).exists():
         build_index(corpus, out, field_map)
