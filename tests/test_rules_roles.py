@@ -100,3 +100,11 @@ async def test_equivalence_rules_and_parser() -> None:
     assert parse_equivalence({"equivalent": "true"}) is True
     with pytest.raises(ValueError):
         parse_equivalence({"verdict": True})
+
+
+def test_llm_output_variants_are_normalized() -> None:
+    assert normalize_ua_answer("The intent does not specify a region, so: unknown") == "unknown"
+    assert normalize_ua_answer("Unknown") == "unknown"
+    view = CoverageView("q", "a", (Nugget(id="n1", text="t", weight=1), Nugget(id="n2", text="u", weight=2)))
+    positional = parse_coverage({"labels": [{"id": 1, "label": "full"}, {"id": 2, "label": "partial"}]}, view)
+    assert [(v.nugget_id, v.label) for v in positional] == [("n1", "full"), ("n2", "partial")]

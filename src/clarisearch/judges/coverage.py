@@ -38,6 +38,9 @@ def parse_coverage(value: Any, view: CoverageView) -> list[NuggetVerdict]:
     for item in items:
         if isinstance(item, dict) and "id" in item:
             by_id[str(item["id"])] = item
+    known = {n.id for n in view.nuggets}
+    if not known <= by_id.keys() and len(items) == len(view.nuggets) and all(isinstance(i, dict) for i in items):
+        by_id = {n.id: item for n, item in zip(view.nuggets, items, strict=True)}  # ids renumbered: use order
     verdicts = []
     for nugget in view.nuggets:
         item = by_id.get(nugget.id)

@@ -25,6 +25,9 @@ def normalize_ua_answer(text: str) -> str:
     first_line = answer.splitlines()[0].strip() if answer else ""
     if not first_line or first_line.lower().rstrip(".。") in _UNKNOWN_FORMS:
         return UNKNOWN
+    # "The intent does not say, so: unknown" -> unknown (a short line that ends in the verdict)
+    if re.search(r"\bunknown[.!。]?$", first_line, re.IGNORECASE) and len(first_line.split()) <= 15:
+        return UNKNOWN
     return first_line
 
 
