@@ -150,3 +150,12 @@ async def test_native_tool_calls_through_the_sdk_and_cache(tmp_path: Path) -> No
     assert [(c.id, c.name, c.arguments) for c in first.tool_calls] == [("call_1", "search", '{"queries": ["x"]}')]
     assert again.cache_hit and again.tool_calls == first.tool_calls
     assert not without.cache_hit
+
+
+def test_event_log_records_only_new_messages_per_call() -> None:
+    from clarisearch.llm.metered import new_messages
+
+    convo = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"},
+             {"role": "assistant", "content": "a1"}, {"role": "user", "content": "obs1"}]
+    assert new_messages(convo) == [{"role": "user", "content": "obs1"}]  # type: ignore[arg-type]
+    assert new_messages(convo[:2]) == convo[:2]  # type: ignore[arg-type]

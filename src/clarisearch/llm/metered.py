@@ -6,6 +6,15 @@ from clarisearch.llm.base import LLM, Completion, DecodingParams, LLMError, Mess
 from clarisearch.runner.context import current_episode
 
 
+def new_messages(messages: list[Message]) -> list[Message]:
+    """The messages after the model's last turn: what this call added to the conversation.
+
+    Logging only these keeps the event log linear in the conversation length (the full prompt is the
+    concatenation of the conversation's earlier events)."""
+    last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=-1)
+    return messages[last + 1:]
+
+
 class MeteredLLM:
     """The LLM a component actually holds: `role` names it in events and usage accounting."""
 
@@ -40,7 +49,8 @@ class MeteredLLM:
             latency_s=round(completion.latency_s, 4),
             cache_hit=completion.cache_hit,
             cost_usd=round(cost, 6),
-            messages=messages if self.log_prompts else None,
+            n_messages=len(messages),
+            new_messages=new_messages(messages) if self.log_prompts else None,
             output=completion.text,
             tool_calls=[c.as_message_part() for c in completion.tool_calls] or None,
         )
