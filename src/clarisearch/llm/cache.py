@@ -89,8 +89,6 @@ class CachedLLM:
         self.model_id = inner.model_id
         self.store = store
         self.mode = mode
-        self.hits = 0
-        self.misses = 0
 
     async def complete(self, messages: list[Message], params: DecodingParams | None = None,
                        tools: ToolSchemas | None = None) -> Completion:
@@ -98,12 +96,10 @@ class CachedLLM:
         if self.mode in ("use", "replay"):
             cached = self.store.get(key)
             if cached is not None:
-                self.hits += 1
                 return Completion(text=cached[0], usage=Usage(), model=self.model_id, cache_hit=True,
                                   request_hash=key, finish_reason=cached[1], tool_calls=cached[2])
             if self.mode == "replay":
                 raise CacheMissError(f"replay mode: no cached response for request {key[:12]} ({self.model_id})")
-        self.misses += 1
         completion = await self.inner.complete(messages, params, tools)
         completion.request_hash = key
         if self.mode != "off":

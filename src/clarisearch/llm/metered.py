@@ -36,7 +36,7 @@ class MeteredLLM:
         ctx.usage.setdefault(self.role, Usage()).add(completion.usage)
         ctx.llm_calls[self.role] = ctx.llm_calls.get(self.role, 0) + 1
         ctx.cache_hits += int(completion.cache_hit)
-        ctx.latency_s += completion.latency_s
+        ctx.latency_s[self.role] = ctx.latency_s.get(self.role, 0.0) + completion.latency_s
         cost = (completion.usage.prompt_tokens * self.prices[0] + completion.usage.completion_tokens * self.prices[1]) / 1e6
         ctx.cost_usd += cost
         ctx.emit(

@@ -6,6 +6,7 @@ import asyncio
 import random
 
 from clarisearch.llm.base import LLM, Completion, DecodingParams, Message, ToolSchemas, TransientLLMError
+from clarisearch.runner.context import current_episode
 
 
 class RetryingLLM:
@@ -17,17 +18,16 @@ class RetryingLLM:
         self.max_attempts = max(1, max_attempts)
         self.base_delay_s = base_delay_s
         self.max_delay_s = max_delay_s
-        self.retries = 0
 
     async def complete(self, messages: list[Message], params: DecodingParams | None = None,
                        tools: ToolSchemas | None = None) -> Completion:
         for attempt in range(1, self.max_attempts + 1):
             try:
                 return await self.inner.complete(messages, params, tools)
-            except TransientLLMError:
+            except TransientLLMError as exc:
                 if attempt == self.max_attempts:
                     raise
-                self.retries += 1
                 delay = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+                current_episode().emit("llm_retry", model=self.model_id, attempt=attempt, error=str(exc)[:500])
                 await asyncio.sleep(delay * (0.5 + random.random() / 2))
         raise AssertionError("unreachable")

@@ -33,7 +33,8 @@ ProgressFn = Callable[[dict[str, Any]], None]
 
 def _finish(result: BaseModel, ctx: EpisodeContext, started: float, attempt: int) -> dict[str, Any]:
     record = result.model_dump(mode="json")
-    record["usage"] = {role: {"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}
+    record["usage"] = {role: {"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
+                              "calls": ctx.llm_calls.get(role, 0), "latency_s": round(ctx.latency_s.get(role, 0.0), 3)}
                        for role, u in ctx.usage.items()}
     record["llm_calls"] = sum(ctx.llm_calls.values())
     record["cache_hits"] = ctx.cache_hits

@@ -22,7 +22,7 @@ class EpisodeContext:
     usage: dict[str, Usage] = field(default_factory=dict)
     llm_calls: dict[str, int] = field(default_factory=dict)
     cache_hits: int = 0
-    latency_s: float = 0.0
+    latency_s: dict[str, float] = field(default_factory=dict)
     cost_usd: float = 0.0
 
     def emit(self, type_: str, role: str = "", **payload: Any) -> None:

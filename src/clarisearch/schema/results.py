@@ -41,7 +41,7 @@ class EpisodeBase(StrictRecord):
     status: Literal["ok", "error"] = "ok"
     error_kind: str | None = None
     error: str | None = None
-    usage: dict[str, dict[str, int]] = Field(default_factory=dict)
+    usage: dict[str, dict[str, float]] = Field(default_factory=dict)
     llm_calls: int = 0
     cache_hits: int = 0
     cost_usd: float = 0.0

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clarisearch.schema.cts import CtsInstance, Nugget
-from clarisearch.schema.disco import Checkpoint, DiscoSample
+from clarisearch.schema.cts import Nugget
+from clarisearch.schema.disco import Checkpoint
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,3 @@ class EquivalenceView:
     candidate: str
     language: str = "en"
 
-
-def clarifier_view(instance: CtsInstance) -> ClarifierView:
-    return ClarifierView(instance.blurred_query, instance.language)
-
-
-def agent_view(sample: DiscoSample) -> AgentView:
-    return AgentView(sample.question, sample.language)
