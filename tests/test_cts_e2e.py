@@ -86,6 +86,10 @@ def test_hidden_intent_never_reaches_clarifier_rewriter_or_agent(tmp_path: Path)
                  "summarizer": summarizer, "judge": ScriptedLLM(judge_reply)}
     summary = execute(cts_config(ks=[2], limit=4, concurrency=1), tmp_path / "run", overrides=overrides, progress=False)
     assert summary["systems"]["k2"]["score"]["mean"] == 50.0
+    usage = summary["systems"]["k2"]["usage_by_role"]
+    assert usage["clarifier"]["calls"] == 1 and usage["user"]["calls"] == 2 and usage["rewriter"]["calls"] == 1
+    assert usage["judge"]["calls"] == 1 and usage["agent"]["prompt_tokens"] > 0
+    assert "clarifier" not in summary["systems"]["orig"]["usage_by_role"]
     for inst in instances:
         for name in ("clarifier", "rewriter", "agent", "summarizer"):
             assert inst.fused_query not in overrides[name].prompts_text(), name

@@ -8,6 +8,7 @@ from typing import Any
 
 from clarisearch.metrics.question_types import QUESTION_TYPES, is_region_only
 from clarisearch.metrics.stats import describe, paired_bootstrap_ci
+from clarisearch.metrics.usage import usage_by_role
 from clarisearch.schema.results import NuggetVerdict
 
 LABEL_SCORE = {"full": 1.0, "partial": 0.5, "none": 0.0}
@@ -80,6 +81,7 @@ def summarize_cts(results: Sequence[dict[str, Any]], seed: int = 0, resamples: i
             "judge_parse_failures": sum(not r.get("judge_parse_ok", True) for r in ok),
             "score": describe([r["restore_score_100"] for r in scored]),
             "cost": _costs(ok),
+            "usage_by_role": usage_by_role(ok),
             "terminations": dict(Counter(r["agent"]["termination"] for r in ok)),
         }
         if name != "orig" and orig_scores:

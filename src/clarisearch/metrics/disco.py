@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from clarisearch.metrics.usage import usage_by_role
+
 PROFILE_K = 3
 PROFILES = ("DirectGuess", "SearchHeavyGuess", "DirectAsk", "SearchThenAsk")
 
@@ -101,7 +103,7 @@ def summarize_disco(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "error_kinds": dict(Counter(r.get("error_kind") for r in rows if r["status"] == "error")),
             "judge_parse_failures": sum(not r.get("judge_parse_ok", True) for r in ok),
             "detection": detection(cps), "clarification": clarification_effectiveness(cps),
-            "cost": _costs(ok), "profiles": profiles(cps),
+            "cost": _costs(ok), "usage_by_role": usage_by_role(ok), "profiles": profiles(cps),
             "terminations": dict(Counter(r["termination"] for r in ok)),
             "by_difficulty": {d: _question_scores([r for r in ok if r["difficulty"] == d])
                               for d in sorted({r["difficulty"] for r in ok})},

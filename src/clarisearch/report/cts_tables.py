@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clarisearch.report.markdown import fmt, signed, table
+from clarisearch.report.markdown import fmt, signed, table, usage_table
 
 
 def _runs_systems(runs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -65,5 +65,7 @@ def cts_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
              ", ".join(f"{k}: {v}" for k, v in e["terminations"].items())] for label, system, e in rows]
     parts += ["### Cost per episode and agent terminations", "",
               table(["run", "system", "searches", "visits", "LLM calls", "prompt tok", "completion tok", "cost $",
-                     "terminations"], cost), ""]
+                     "terminations"], cost), "",
+              "### LLM usage per role (mean per episode)", "",
+              usage_table([(label, system, e.get("usage_by_role", {})) for label, system, e in rows]), ""]
     return "\n".join(parts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clarisearch.metrics.disco import PROFILES
-from clarisearch.report.markdown import fmt, table
+from clarisearch.report.markdown import fmt, table, usage_table
 
 
 def _pct(value: float | None) -> str:
@@ -41,6 +41,8 @@ def disco_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
     domain_rows = [[label, group, d, v["n"], _pct(v["e2e_accuracy"]), _pct(v["cp_pass_rate"])]
                    for label, group, e in rows for d, v in e["by_domain"].items()]
     parts += ["### By domain", "", table(["run", "group", "domain", "n", "E2E acc", "CP pass"], domain_rows), ""]
+    parts += ["### LLM usage per role (mean per episode)", "",
+              usage_table([(label, group, e.get("usage_by_role", {})) for label, group, e in rows]), ""]
     parts += ["### Terminations", "", table(["run", "group", "terminations"],
               [[label, group, ", ".join(f"{k}: {v}" for k, v in e["terminations"].items())] for label, group, e in rows]), ""]
     return "\n".join(parts)
