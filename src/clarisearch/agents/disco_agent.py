@@ -77,7 +77,8 @@ _NON_INFO = re.compile(r"\b(not sure|don't know|does not matter|doesn't matter|p
 
 class RulesDiscoAgent:
     """Rule-based baseline. Asks "A or B?" when the top two hits are close (neutral: and share a name);
-    otherwise answers with the best unrejected hit and the best supporting sentence from the pages read."""
+    otherwise answers with the best not-yet-rejected sentence from the top pages and the pages it has
+    already had confirmed, prefixed by its page title."""
 
     def __init__(self, tools: ToolBox, tools_enabled: bool = True, setting: str = "neutral"):
         self.tools = tools
@@ -86,10 +87,11 @@ class RulesDiscoAgent:
         self.close_ratio = 0.7 if self.guided else 0.85
         self.question = ""
         self.clues: list[str] = []
-        self.confirmed: list[str] = []
+        self.confirmed: list[tuple[str, str]] = []  # (page url, answer text) the user confirmed
         self.rejected: set[str] = set()
+        self.rejected_pages: set[str] = set()  # pages wrong for the current step (reset when one is confirmed)
         self.asked_this_step = False
-        self.last: tuple[Action, str] | None = None
+        self.last: tuple[Action, str, str] | None = None  # (action, page url, answer text)
 
     async def start(self, view: AgentView) -> None:
         self.question = view.question
@@ -97,51 +99,59 @@ class RulesDiscoAgent:
     def _absorb(self, message: str) -> None:
         if self.last is None:
             return
-        action, title = self.last
+        action, url, text = self.last
         if action == "answer":
             if _AFFIRM.search(message) and not _DENY.search(message):
-                self.confirmed.append(title)
+                self.confirmed.append((url, text))
                 self.clues, self.asked_this_step = [], False
-                self.rejected.clear()
+                self.rejected_pages.clear()
             else:
-                self.rejected.add(title)
+                self.rejected.add(text)
+                if url not in {u for u, _ in self.confirmed}:
+                    self.rejected_pages.add(url)
         elif action == "ask" and not _NON_INFO.search(message):
             self.clues.append(message)
 
-    def _should_ask(self, first: dict[str, Any], second: dict[str, Any] | None) -> bool:
-        if self.asked_this_step or second is None or second["score"] < self.close_ratio * first["score"]:
+    def _should_ask(self, hits: list[dict[str, Any]]) -> bool:
+        if self.asked_this_step or len(hits) < 2 or hits[1]["score"] < self.close_ratio * hits[0]["score"]:
             return False
-        return self.guided or bool(set(tokenize(first["title"])[:1]) & set(tokenize(second["title"])))
+        return self.guided or bool(set(tokenize(hits[0]["title"])[:1]) & set(tokenize(hits[1]["title"])))
 
     async def turn(self, user_message: str | None) -> AgentTurn:
         if user_message is not None:
             self._absorb(user_message)
         if not self.tools_enabled:
-            self.last = ("answer", "")
+            self.last = ("answer", "", "")
             return AgentTurn("answer", "I cannot look this up without search.", [AgentStep(output="rules: no tools")])
-        query = " ".join([self.question, *self.clues[-2:], *self.confirmed[-1:]])
+        known = [text for _, text in self.confirmed[-1:]]
+        query = " ".join([self.question, *self.clues[-2:], *known])
         searches, visits = self.tools.searches, self.tools.visits
         _, record = await self.tools.execute(ToolCall("search", {"queries": [query]}))
-        steps = [AgentStep(output="<think>rules: search question + clues</think>", tool_calls=[record])]
-        all_hits = (record.hits or [[]])[0]
-        hits = [h for h in all_hits if h["title"] not in self.rejected and h["title"] not in self.confirmed]
-        if not hits:
-            self.last = ("answer", "")
-            return AgentTurn("answer", "I could not find it.", steps, self.tools.searches - searches)
-        first, second = hits[0], (hits[1] if len(hits) > 1 else None)
-        if self._should_ask(first, second):
-            assert second is not None
+        steps = [AgentStep(output="<think>rules: search question + clues + confirmed facts</think>", tool_calls=[record])]
+        confirmed_urls = {url for url, _ in self.confirmed}
+        hits = [h for h in (record.hits or [[]])[0] if h["url"] not in confirmed_urls | self.rejected_pages]
+        if self._should_ask(hits):
             self.asked_this_step = True
-            self.last = ("ask", "")
-            text = (f"您指的是{first['title']}还是{second['title']}？" if has_cjk(self.question)
-                    else f"Which one do you mean: {first['title']} or {second['title']}?")
+            self.last = ("ask", "", "")
+            first, second = hits[0]["title"], hits[1]["title"]
+            text = (f"您指的是{first}还是{second}？" if has_cjk(self.question)
+                    else f"Which one do you mean: {first} or {second}?")
             return AgentTurn("ask", text, steps, self.tools.searches - searches)
-        read = [first] + [h for h in all_hits if h["title"] in self.confirmed[-1:]]
-        _, visit = await self.tools.execute(ToolCall("visit", {"urls": [h["url"] for h in read], "goal": query}))
-        steps.append(AgentStep(output="<think>rules: read the best page</think>", tool_calls=[visit]))
-        pages = [(rank, p["content"]) for rank, p in enumerate((visit.page or {}).get("pages", []))]
-        best = rank_sentences(" ".join([self.question, *self.clues[-2:]]), pages, per_page=1)
-        evidence = best[0][3] if best else first["snippet"]
-        self.last = ("answer", first["title"])
-        return AgentTurn("answer", f"{first['title']}: {evidence}", steps, self.tools.searches - searches,
-                         self.tools.visits - visits)
+        urls = [h["url"] for h in hits[:2]] + [url for url, _ in self.confirmed[-1:]]
+        if not urls:
+            self.last = ("answer", "", "")
+            return AgentTurn("answer", "I could not find it.", steps, self.tools.searches - searches)
+        _, visit = await self.tools.execute(ToolCall("visit", {"urls": urls, "goal": query}))
+        steps.append(AgentStep(output="<think>rules: read the best pages</think>", tool_calls=[visit]))
+        pages = (visit.page or {}).get("pages", [])
+        ranked = rank_sentences(" ".join([self.question, *self.clues[-2:]]), [(i, p["content"]) for i, p in enumerate(pages)],
+                                per_page=4)
+        for _, page_index, _, sentence in ranked:
+            page = pages[page_index]
+            answer = f"{page['title']}: {sentence}"
+            if answer not in self.rejected and all(answer != text for _, text in self.confirmed):
+                self.last = ("answer", page["url"], answer)
+                return AgentTurn("answer", answer, steps, self.tools.searches - searches, self.tools.visits - visits)
+        fallback = f"{pages[0]['title']}" if pages else "I could not find it."
+        self.last = ("answer", pages[0]["url"] if pages else "", fallback)
+        return AgentTurn("answer", fallback, steps, self.tools.searches - searches, self.tools.visits - visits)
