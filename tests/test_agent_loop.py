@@ -83,3 +83,16 @@ async def test_native_function_calling_loop(small_docs: list[CorpusDoc]) -> None
     assert last[2]["tool_calls"][0]["function"]["name"] == "search" and last[3]["tool_call_id"] == "c1"
     assert "not valid JSON" in last[4]["content"] and "Naismith" in last[6]["content"]
     assert "<tool_call>" not in last[0]["content"] and "function-calling" in last[0]["content"]
+
+
+async def test_rules_search_agent_answers_with_supporting_sentences(small_docs: list[CorpusDoc]) -> None:
+    from clarisearch.agents.readers import ExtractiveReader
+    from clarisearch.agents.rules_agent import RulesSearchAgent
+
+    search = MemorySearch(small_docs)
+    trace = await RulesSearchAgent(ToolBox(search, ExtractiveReader())).run("Who invented basketball and when?")
+    assert "James Naismith" in trace.answer and "1891" in trace.answer
+    assert trace.searches == 1 and trace.visits == 1 and trace.termination == "answered"  # one page matched
+    assert trace.steps[1].tool_calls[0].page["pages"][0]["doc_id"] == "en-2"  # type: ignore[index]
+    chinese = await RulesSearchAgent(ToolBox(search, ExtractiveReader())).run("哪一年北京举办了奥运会？")
+    assert "2008年" in chinese.answer
