@@ -72,3 +72,15 @@ def test_summary_excludes_errors_and_parse_failures_from_scores() -> None:
     assert k1["errors"] == 1 and k1["error_kinds"] == {"transient": 1} and k1["judge_parse_failures"] == 1
     assert k1["delta_vs_orig"]["n"] == 1 and k1["delta_vs_orig"]["delta"] == 40.0
     assert s["systems"]["orig"]["score"]["mean"] == 30.0
+
+
+def test_markdown_tables_carry_the_summary_numbers() -> None:
+    from clarisearch.report.cts_tables import cts_markdown
+
+    orig = {**clarify("a", 0, [], []), "system": "orig", "key": "cts|a|orig", "restore_score_100": 20.0}
+    rows = [orig, clarify("a", 2, ["unknown", "unknown"], [["region"], ["region"]], 40.0)]
+    summary = summarize_cts(rows, resamples=100)
+    md = cts_markdown([("run", summary)])
+    assert "| run | k2 | 1 | 40.000 (+20.000) |" in md
+    assert "| k=2 | 2 | 1.000–1.000 |" in md  # Table 8: two (run, turn) cells, both all unknown
+    assert "| run | k2 | 0.000 | 0.000 | 0.000 |" not in md and "| run | k2 | 1.000 | 0.000 | 0.000 |" in md  # Table 7

@@ -55,6 +55,14 @@ def cts_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
             [[label, system, fmt(d["all_unknown_rate"]),
               *(fmt(d["known_cnt_dist"].get(str(i), 0.0)) if i <= (_k_of(system) or 1) else "–" for i in range(1, max_k + 1))]
              for label, system, d in diag]), ""]
+        by_k: dict[int, list[float]] = {}
+        for _, system, d in diag:
+            for v in d["region_only_by_turn"].values():
+                by_k.setdefault(_k_of(system) or 1, []).append(v["unknown_rate"])
+        range_rows = [[f"k={k}", len(rates), f"{min(rates):.3f}–{max(rates):.3f}"] for k, rates in sorted(by_k.items())]
+        parts += ["### Region-only unknown range across runs and turns (Table 8)", "",
+                  table(["setting", "(run, turn) cells", "region-only unknown range"], range_rows) if range_rows
+                  else "_no region-only questions_", ""]
         turn_rows = [[label, system, turn, v["count"], fmt(v["unknown_rate"])]
                      for label, system, d in diag for turn, v in d["region_only_by_turn"].items()]
         parts += ["### Turn-level region-only unknown rate (Table 10)", "",
