@@ -116,3 +116,14 @@ def test_cli_validate_reports_every_problem_with_location(tmp_path: Path) -> Non
     assert f"{path}:3:" in result.output and "2 problem(s)" in result.output
     ok = CliRunner().invoke(app, ["data", "validate", "demo", "--kind", "cts"])
     assert ok.exit_code == 0 and "valid cts record(s)" in ok.output
+
+
+def test_multi_value_options_expand_only_matching_words() -> None:
+    from clarisearch.cli.common import expand_multi_value_options as expand
+
+    assert expand(["run", "cts", "--k", "1", "2", "3", "--limit", "5"]) == \
+        ["run", "cts", "--k", "1", "--k", "2", "--k", "3", "--limit", "5"]
+    assert expand(["data", "validate", "--field-map", "id=qid", "text=body", "f.jsonl", "--kind", "cts"]) == \
+        ["data", "validate", "--field-map", "id=qid", "--field-map", "text=body", "f.jsonl", "--kind", "cts"]
+    assert expand(["run", "cts", "--mode", "batch", "adaptive"]) == ["run", "cts", "--mode", "batch", "--mode", "adaptive"]
+    assert expand(["report", "--k", "1", "run_dir"]) == ["report", "--k", "1", "run_dir"]

@@ -23,8 +23,15 @@ err_console = Console(stderr=True, soft_wrap=True)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# Options that take several space-separated values (`--k 1 2 3`); expanded before parsing.
-MULTI_VALUE_OPTIONS = {"--k", "--mode-list"}
+# Options that take several space-separated values (`--k 1 2 3`, `--field-map a=b c=d`), with the test
+# a following word must pass to count as one more value; expanded before click parses the line.
+MULTI_VALUE_OPTIONS: dict[str, Callable[[str], bool]] = {
+    "--k": str.isdigit,
+    "--mode": lambda word: word in ("batch", "adaptive"),
+    "--role": lambda word: "=" in word,
+    "--field-map": lambda word: "=" in word,
+    "--corpus-field-map": lambda word: "=" in word,
+}
 
 
 def expand_multi_value_options(argv: list[str]) -> list[str]:
@@ -35,9 +42,11 @@ def expand_multi_value_options(argv: list[str]) -> list[str]:
         if arg.startswith("-"):
             current = arg if arg in MULTI_VALUE_OPTIONS else None
             out.append(arg)
-        elif current is not None and out[-1] != current:
+        elif current is not None and out[-1] != current and MULTI_VALUE_OPTIONS[current](arg):
             out.extend([current, arg])
         else:
+            if current is not None and out[-1] != current:
+                current = None
             out.append(arg)
     return out
 
