@@ -18,7 +18,7 @@ from clarisearch.runner.store import ConfigMismatchError
 from clarisearch.schema.loader import DataError, parse_field_map
 from clarisearch.search.base import SearchError
 
-console = Console()
+console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 P = ParamSpec("P")
 R = TypeVar("R")

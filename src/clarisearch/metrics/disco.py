@@ -68,7 +68,8 @@ def profiles(checkpoints: Sequence[dict[str, Any]], k: int = PROFILE_K) -> dict[
 
 def _question_scores(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     e2e = [r["e2e_correct"] for r in rows if r.get("e2e_correct") is not None]
-    passes = [sum(c["advanced"] for c in r["checkpoints"]) / r["n_checkpoints"] for r in rows if r["n_checkpoints"]]
+    passes = [sum(c["advanced"] for c in r["checkpoints"]) / r["n_checkpoints"] for r in rows
+              if r["n_checkpoints"] and r.get("mode", "interactive") == "interactive"]  # QC probes have no dialogue
     return {"n": len(rows), "e2e_accuracy": _ratio(sum(e2e), len(e2e)), "cp_pass_rate": _ratio(sum(passes), len(passes))}
 
 
