@@ -127,3 +127,11 @@ def test_multi_value_options_expand_only_matching_words() -> None:
         ["data", "validate", "--field-map", "id=qid", "--field-map", "text=body", "f.jsonl", "--kind", "cts"]
     assert expand(["run", "cts", "--mode", "batch", "adaptive"]) == ["run", "cts", "--mode", "batch", "--mode", "adaptive"]
     assert expand(["report", "--k", "1", "run_dir"]) == ["report", "--k", "1", "run_dir"]
+
+
+def test_numbers_where_text_is_expected_are_read_as_text() -> None:
+    sample = DiscoSample.model_validate({"id": 5, "question": "q", "final_answer": 1966, "checkpoints": [
+        {"id": 1, "sub_question": "s", "type": "unambi", "answer": 1966, "answer_aliases": [1966.0]}]})
+    assert (sample.id, sample.final_answer, sample.checkpoints[0].id) == ("5", "1966", "1")
+    doc = CorpusDoc.model_validate({"id": 12, "text": "t"})
+    assert doc.id == "12"

@@ -8,9 +8,10 @@ SCHEMA_VERSION = 1
 
 
 class Record(BaseModel):
-    """A versioned record; unknown fields in user data are ignored, not fatal."""
+    """A versioned record; unknown fields in user data are ignored, not fatal; numbers given where text
+    is expected (an answer of 1966, an id of 7) are read as text."""
 
-    model_config = ConfigDict(extra="ignore", frozen=False)
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
 
     schema_version: int = SCHEMA_VERSION
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from clarisearch.schema.base import Record
 
@@ -32,11 +32,6 @@ class CorpusDoc(Record):
                 if "text" not in data and alias in data:
                     data["text"] = data.pop(alias)
         return data
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_str(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) else value
 
     def effective_url(self) -> str:
         """The url, or a stable pseudo-url derived from the id when the corpus has none."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from clarisearch.schema.base import Record
 
@@ -20,11 +20,6 @@ class Nugget(Record):
     text: str = Field(min_length=1)
     weight: int = Field(ge=1, le=3)
     evidence_ids: list[str] = Field(default_factory=list)
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_str(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) else value
 
 
 class CtsEvidence(Record):
@@ -54,8 +49,3 @@ class CtsInstance(Record):
     blurred_query: str = Field(min_length=1, description="what the clarifier, rewriter and agent see")
     blur_types: list[str] = Field(default_factory=list)
     gold: CtsGold | None = Field(default=None, description="judges only")
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_str(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) else value

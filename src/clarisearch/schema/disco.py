@@ -76,11 +76,6 @@ class DiscoSample(Record):
     final_answer: str = Field(min_length=1, description="judge only")
     final_answer_aliases: list[str] = Field(default_factory=list)
 
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_str(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) else value
-
     @property
     def n_ambiguous(self) -> int:
         return sum(cp.is_ambiguous for cp in self.checkpoints)
