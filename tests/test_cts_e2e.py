@@ -145,3 +145,31 @@ def test_native_tool_format_over_http(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
     assert all(r["agent"]["searches"] == 1 and r["agent"]["termination"] == "answered" for r in rows)
     assert summary["systems"]["orig"]["score"]["n"] == 2
+
+
+def test_ask_gate_skips_clarification_and_is_reported(tmp_path: Path) -> None:
+    gate_and_questions = ScriptedLLM(lambda messages: (
+        json.dumps({"ask": "1921" in messages[-1]["content"] or "Nobel" in messages[-1]["content"], "reason": "r"})
+        if "decide whether" in messages[-1]["content"] else json.dumps(["Which year do you mean?"])))
+    summary = execute(cts_config(limit=4, ask_gate=True, clarifier_prompt="reference"), tmp_path / "run",
+                      overrides={"clarifier": gate_and_questions}, progress=False)
+    rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
+    clarify = [r for r in rows if r["system"] == "clarify"]
+    skipped = [r for r in clarify if not r["asked"]]
+    assert skipped and all(r["questions"] == [] and r["rewrite"] == r["agent"]["query"] for r in skipped)
+    asked = [r for r in clarify if r["asked"]]
+    assert asked and all(len(r["questions"]) == 1 for r in asked)
+    assert summary["systems"]["k1"]["ask_rate"] == len(asked) / len(clarify)
+    assert summary["systems"]["k1"]["diagnostics"]["n_instances"] == len(asked)
+    question_prompts = [c[-1]["content"] for c in gate_and_questions.calls if "decide whether" not in c[-1]["content"]]
+    assert question_prompts and all("what a user would know" in p for p in question_prompts)  # the reference prompt
+
+
+async def test_rules_ask_gate() -> None:
+    from clarisearch.agents.clarifier import RulesAskGate
+    from clarisearch.schema.views import ClarifierView
+
+    gate = RulesAskGate()
+    assert (await gate.decide(ClarifierView("What is the largest lake?"))).ask
+    assert (await gate.decide(ClarifierView("Who is the current president of the World Bank?"))).ask
+    assert not (await gate.decide(ClarifierView("Who wrote the novel Nineteen Eighty-Four by George Orwell?"))).ask

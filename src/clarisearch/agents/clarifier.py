@@ -11,7 +11,7 @@ from clarisearch.llm.base import LLM, DecodingParams
 from clarisearch.llm.json_output import complete_json
 from clarisearch.metrics.question_types import question_types
 from clarisearch.schema.views import ClarifierView
-from clarisearch.search.text import has_cjk
+from clarisearch.search.text import has_cjk, tokenize
 
 
 @dataclass
@@ -40,9 +40,10 @@ def parse_question_list(value: Any, k: int) -> list[str]:
 
 
 class LLMClarifier:
-    def __init__(self, llm: LLM, max_reasks: int = 2):
+    def __init__(self, llm: LLM, max_reasks: int = 2, template: str = "clarifier"):
         self.llm = llm
         self.max_reasks = max_reasks
+        self.template = template
 
     async def _ask(self, prompt: str, k: int) -> ClarifyOutput:
         outcome = await complete_json(self.llm, [{"role": "user", "content": prompt}],
@@ -51,7 +52,7 @@ class LLMClarifier:
         return ClarifyOutput(outcome.value or [], outcome.parse_ok, outcome.raw_outputs, outcome.error)
 
     async def ask(self, view: ClarifierView, k: int) -> ClarifyOutput:
-        return await self._ask(prompts.render("clarifier", k=k, query=view.blurred_query), k)
+        return await self._ask(prompts.render(self.template, k=k, query=view.blurred_query), k)
 
     async def ask_next(self, view: ClarifierView, history: list[tuple[str, str]]) -> ClarifyOutput:
         lines = "\n".join(f"Q{i}: {q}\nA{i}: {a}" for i, (q, a) in enumerate(history, 1)) or "(none yet)"
@@ -100,3 +101,57 @@ class RulesClarifier:
         asked = {t for q, _ in history for t in question_types(q)}
         plan = [t for t in self.plan(view.blurred_query) if t not in asked] or self.plan(view.blurred_query)
         return ClarifyOutput([self._text(plan[0], view.blurred_query)], True, [f"rules: next={plan[0]}"])
+
+
+@dataclass
+class GateDecision:
+    ask: bool
+    reason: str = ""
+    parse_ok: bool = True
+    raw: list[str] = field(default_factory=list)
+
+
+class AskGate(Protocol):
+    """Ask-or-not policy: should the pipeline spend clarification turns on this query at all?"""
+
+    async def decide(self, view: ClarifierView) -> GateDecision: ...
+
+
+def parse_gate(value: Any) -> tuple[bool, str]:
+    if not isinstance(value, dict) or not isinstance(value.get("ask"), bool):
+        raise ValueError('expected {"ask": true|false, "reason": "..."}')
+    return value["ask"], str(value.get("reason", ""))
+
+
+class LLMAskGate:
+    def __init__(self, llm: LLM, max_reasks: int = 2):
+        self.llm = llm
+        self.max_reasks = max_reasks
+
+    async def decide(self, view: ClarifierView) -> GateDecision:
+        outcome = await complete_json(self.llm, [{"role": "user", "content": prompts.render("ask_gate", query=view.blurred_query)}],
+                                      parse_gate, DecodingParams(temperature=0.0), self.max_reasks)
+        if not outcome.parse_ok:  # an unreadable gate falls back to asking (the paper's protocol)
+            return GateDecision(True, f"gate output unreadable: {outcome.error}", False, outcome.raw_outputs)
+        ask, reason = outcome.value
+        return GateDecision(ask, reason, True, outcome.raw_outputs)
+
+
+_TIME_SENSITIVE = re.compile(r"\b(current|currently|latest|recent|now|today|winner|won|champion|president|prime minister|"
+                             r"population|gdp|price|record|ranking|ranked|rate|budget|revenue)\b|现任|最新|目前|冠军|人口|总统|价格|排名",
+                             re.IGNORECASE)
+
+
+class RulesAskGate:
+    """Rule-based ask-or-not baseline: ask when a superlative lacks its criterion, when a time-sensitive fact
+    lacks a time, or when the query is very short; otherwise search directly."""
+
+    async def decide(self, view: ClarifierView) -> GateDecision:
+        query = view.blurred_query
+        if _SUPERLATIVE.search(query) and not _HAS_CRITERION.search(query):
+            return GateDecision(True, "superlative without a criterion")
+        if _TIME_SENSITIVE.search(query) and not _HAS_TIME.search(query):
+            return GateDecision(True, "time-sensitive fact without a time")
+        if len(tokenize(query)) <= 3:
+            return GateDecision(True, "very short query")
+        return GateDecision(False, "no open dimension detected")

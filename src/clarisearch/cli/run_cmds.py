@@ -60,6 +60,9 @@ def run_cts(
     k: Annotated[list[int] | None, typer.Option("--k", help="clarification budgets, e.g. --k 1 2 3")] = None,
     mode: Annotated[list[str] | None, typer.Option("--mode", help="batch (paper) and/or adaptive")] = None,
     gold: Annotated[bool, typer.Option("--gold/--no-gold", help="also run the agent on the fused query")] = False,
+    ask_gate: Annotated[bool, typer.Option("--ask-gate/--always-ask",
+                                           help="let the clarifier first decide whether to ask at all")] = False,
+    clarifier_prompt: Annotated[str, typer.Option("--clarifier-prompt", help="paper | reference")] = "paper",
     model: Model = None, role: Role = None, search: Search = None, corpus: Corpus = None, out: Out = None,
     limit: Limit = None, concurrency: Concurrency = 4, cache: Cache = "use", snapshot: Snapshot = None,
     snapshot_mode: SnapshotMode = "record", fmap: FieldMap = None, cfmap: CorpusFieldMap = None,
@@ -68,6 +71,8 @@ def run_cts(
     tool_format: ToolFormat = "tags", providers: Providers = None, quiet: Quiet = False,
 ) -> None:
     """Clarify-Then-Search: orig, (gold), and clarify -> answer -> rewrite -> search -> judge per k."""
+    if clarifier_prompt not in ("paper", "reference"):
+        raise typer.BadParameter("clarifier prompt must be paper or reference", param_hint="--clarifier-prompt")
     modes = mode or ["batch"]
     for m in modes:
         if m not in ("batch", "adaptive"):
@@ -76,7 +81,8 @@ def run_cts(
                        roles=role_bindings(model, role), providers=load_providers(providers),
                        tool_format=check_tool_format(tool_format), search=search_spec(search, corpus, data),
                        snapshot=str(snapshot) if snapshot else None, snapshot_mode=snapshot_mode if snapshot else None,
-                       ks=sorted(set(k or [1])), modes=modes, include_gold=gold,
+                       ks=sorted(set(k or [1])), modes=modes, include_gold=gold, ask_gate=ask_gate,
+                       clarifier_prompt=clarifier_prompt,
                        budgets={"max_llm_calls": max_llm_calls}, seed=seed, concurrency=concurrency, cache_mode=cache)
     _start(config, out, quiet)
 

@@ -88,7 +88,12 @@ def summarize_cts(results: Sequence[dict[str, Any]], seed: int = 0, resamples: i
             paired = [(r["restore_score_100"], orig_scores[r["instance_id"]]) for r in scored if r["instance_id"] in orig_scores]
             entry["delta_vs_orig"] = paired_bootstrap_ci([p[0] for p in paired], [p[1] for p in paired], resamples, seed=seed)
         if name not in ("orig", "gold"):
-            entry["diagnostics"] = ua_diagnostics(ok)
+            asked = [r for r in ok if r.get("asked", True)]
+            entry["diagnostics"] = ua_diagnostics(asked)
+            entry["ask_rate"] = len(asked) / len(ok) if ok else None
+            entry["score_when_asked"] = describe([r["restore_score_100"] for r in scored if r.get("asked", True)])["mean"]
+            entry["score_when_not_asked"] = describe([r["restore_score_100"] for r in scored
+                                                      if not r.get("asked", True)])["mean"]
         systems[name] = entry
     return {"protocol": "cts", "systems": systems, "n_instances": len({r["instance_id"] for r in results})}
 

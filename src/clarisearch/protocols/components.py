@@ -6,7 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from clarisearch.agents.clarifier import Clarifier, LLMClarifier, RulesClarifier
+from clarisearch.agents.clarifier import (
+    AskGate,
+    Clarifier,
+    LLMAskGate,
+    LLMClarifier,
+    RulesAskGate,
+    RulesClarifier,
+)
 from clarisearch.agents.react import AgentLimits, ReactSearchAgent
 from clarisearch.agents.readers import ExtractiveReader, SummaryReader
 from clarisearch.agents.rewriter import LLMRewriter, Rewriter, RulesRewriter
@@ -44,8 +51,15 @@ class Roles:
     def reader(self) -> PageReader:
         return ExtractiveReader() if self.rules("summarizer") else SummaryReader(self.llm("summarizer"))
 
-    def clarifier(self) -> Clarifier:
-        return RulesClarifier() if self.rules("clarifier") else LLMClarifier(self.llm("clarifier"))
+    def clarifier(self, prompt: str = "paper") -> Clarifier:
+        """`prompt`: "paper" (the seed's clarifier) or "reference" (our stronger reference prompt)."""
+        if self.rules("clarifier"):
+            return RulesClarifier()
+        return LLMClarifier(self.llm("clarifier"), template="clarifier" if prompt == "paper" else "clarifier_reference")
+
+    def ask_gate(self) -> AskGate:
+        """The ask-or-not policy, played by the clarifier role."""
+        return RulesAskGate() if self.rules("clarifier") else LLMAskGate(self.llm("clarifier"))
 
     def answerer(self) -> UserAnswerer:
         return RulesUserAnswerer() if self.rules("user") else LLMUserAnswerer(self.llm("user"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clarisearch.agents.clarifier import Clarifier
+from clarisearch.agents.clarifier import AskGate, Clarifier
 from clarisearch.agents.rewriter import Rewriter
 from clarisearch.judges.coverage import CoverageJudge
 from clarisearch.metrics.cts import restore_score_100
@@ -40,6 +40,7 @@ class CtsPipeline:
     judge: CoverageJudge
     new_agent: Callable[[], SearchAgent]
     clarifier_label: str = "rules"
+    gate: AskGate | None = None
 
 
 def episode_key(instance_id: str, system: str, k: int = 0, mode: str = "batch") -> str:
@@ -64,6 +65,13 @@ async def clarify(pipeline: CtsPipeline, inst: CtsInstance, k: int, mode: str, r
     """Run the closed-book dialogue and the rewrite; fills `result`; returns the query to search."""
     ctx = current_episode()
     cview = ClarifierView(inst.blurred_query, inst.language)
+    if pipeline.gate is not None:
+        decision = await pipeline.gate.decide(cview)
+        result.asked, result.gate_reason, result.gate_raw = decision.ask, decision.reason, decision.raw
+        ctx.emit("ask_gate", role="clarifier", ask=decision.ask, reason=decision.reason, parse_ok=decision.parse_ok)
+        if not decision.ask:
+            result.rewrite = inst.blurred_query
+            return inst.blurred_query
     history: list[tuple[str, str]] = []
     if mode == "adaptive":
         for _ in range(k):

@@ -38,9 +38,10 @@ async def plan_cts(config: RunConfig, overrides: dict[str, LLM] | None = None) -
     roles = build_roles(config, overrides)
     agent_limits = AgentLimits(max_llm_calls=budgets["max_llm_calls"], max_context_chars=budgets["max_context_chars"])
     tool_limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"])
-    pipeline = CtsPipeline(roles.clarifier(), roles.answerer(), roles.rewriter(), roles.coverage_judge(),
+    pipeline = CtsPipeline(roles.clarifier(config.clarifier_prompt), roles.answerer(), roles.rewriter(),
+                           roles.coverage_judge(),
                            roles.search_agent_factory(search, agent_limits, tool_limits, config.tool_format == "native"),
-                           roles.label("clarifier"))
+                           roles.label("clarifier"), roles.ask_gate() if config.ask_gate else None)
     specs = build_specs(instances, config.ks or [1], config.modes or ["batch"], config.include_gold)
 
     async def episode(spec: EpisodeSpec) -> Any:

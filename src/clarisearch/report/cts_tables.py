@@ -38,6 +38,11 @@ def cts_markdown(runs: list[tuple[str, dict[str, Any]]]) -> str:
           for label, system, e in rows if (d := e.get("delta_vs_orig")) and d.get("delta") is not None]
     parts += ["### Mean improvement over orig with paired bootstrap 95% CI (Table 3)", "",
               table(["run", "system", "n pairs", "mean Δ", "95% CI"], ci) if ci else "_no paired orig scores_", ""]
+    gated = [[label, system, fmt(e["ask_rate"]), fmt(e["score_when_asked"]), fmt(e["score_when_not_asked"])]
+             for label, system, e in rows if e.get("ask_rate") is not None and e["ask_rate"] < 1]
+    if gated:
+        parts += ["### Ask-or-not gate", "",
+                  table(["run", "system", "ask rate", "mean score when asked", "mean score when not asked"], gated), ""]
     diag = [(label, system, e["diagnostics"]) for label, system, e in rows if "diagnostics" in e]
     if diag:
         parts += ["### UA diagnostics (Table 4)", "", table(

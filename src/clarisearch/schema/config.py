@@ -30,6 +30,8 @@ class RunConfig(StrictRecord):
     ks: list[int] = Field(default_factory=list)
     modes: list[str] = Field(default_factory=list)
     include_gold: bool = False
+    ask_gate: bool = False
+    clarifier_prompt: str = "paper"
     tool_format: str = "tags"
     setting: str | None = None
     ablation: str = "none"

@@ -63,6 +63,9 @@ class CtsEpisode(EpisodeBase):
     mode: Literal["batch", "adaptive"] = "batch"
     clarifier: str = ""
     language: str = "en"
+    asked: bool = True
+    gate_reason: str = ""
+    gate_raw: list[str] = Field(default_factory=list)
     questions: list[str] = Field(default_factory=list)
     answers: list[str] = Field(default_factory=list)
     question_types: list[list[str]] = Field(default_factory=list)
