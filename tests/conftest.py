@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,15 +10,6 @@ from clarisearch.schema.corpus import CorpusDoc
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ZH = FIXTURES / "zh"
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("CLARISEARCH_LIVE") == "1":
-        return
-    skip_live = pytest.mark.skip(reason="live test: set CLARISEARCH_LIVE=1 and provide the key")
-    for item in items:
-        if "live" in item.keywords:
-            item.add_marker(skip_live)
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,8 @@ from clarisearch.llm.registry import ROLES
 from clarisearch.runner.execute import execute
 from clarisearch.schema.config import RunConfig
 
-pytestmark = pytest.mark.live
+pytestmark = [pytest.mark.live, pytest.mark.skipif(os.environ.get("CLARISEARCH_LIVE") != "1",
+                                                  reason="live test: set CLARISEARCH_LIVE=1 and the model's key")]
 MODEL = os.environ.get("CLARISEARCH_LIVE_MODEL", "openai/gpt-4o-mini")
 
 

@@ -152,9 +152,8 @@ def test_http_headers_errors_and_host_check(viewer: tuple[ViewerServer, str]) ->
 
 @pytest.fixture(scope="module")
 def browser(runs: dict[str, Path]) -> Iterator[Browser]:
-    # `runs` first: the runs are made with asyncio.run, impossible once Playwright's loop is running
-    if not CHROMIUM.exists() or not HAVE_PLAYWRIGHT:
-        pytest.skip(SKIP_REASON)
+    # `runs` first: the runs are made with asyncio.run, impossible once Playwright's loop is running.
+    # Only tests marked with the skipif above use this fixture.
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
                                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
