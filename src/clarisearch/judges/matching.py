@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from clarisearch.search.text import content_terms, has_cjk, normalize_answer
 
@@ -43,7 +44,7 @@ def term_recall(reference: str, candidate: str) -> float:
     return len(ref & content_terms(candidate)) / len(ref) if ref else 0.0
 
 
-def answer_matches(candidate: str, gold_forms: list[str], rivals: list[str] = ()) -> bool:  # type: ignore[assignment]
+def answer_matches(candidate: str, gold_forms: Sequence[str], rivals: Sequence[str] = ()) -> bool:
     """Rule-based equivalence: a gold form is stated, and no rival candidate (that is not gold) is."""
     if not candidate.strip():
         return False
