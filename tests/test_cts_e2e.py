@@ -105,6 +105,7 @@ def test_cli_demo_run_and_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     assert summary["systems"]["k1"]["score"]["n"] == 5
+    assert f"k1 {summary['systems']['k1']['score']['mean']:.1f}" in result.output  # the headline line
     report = runner.invoke(app, ["report", str(out)])
     assert report.exit_code == 0, report.output
     mean = summary["systems"]["k1"]["score"]["mean"]

@@ -115,5 +115,23 @@ def search_spec(search: str | None, corpus: Path | None, data: str) -> str:
                              param_hint="--search")
 
 
+def headline(summary: dict[str, Any]) -> str:
+    """One line of the run's main numbers."""
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100 * value:.1f}%"
+
+    if summary.get("protocol") == "cts":
+        parts = []
+        for name, entry in summary["systems"].items():
+            mean, delta = entry["score"]["mean"], entry.get("delta_vs_orig", {}).get("delta")
+            text = "–" if mean is None else f"{mean:.1f}" + (f" ({delta:+.1f})" if delta is not None else "")
+            errors = f", {entry['errors']} errors" if entry["errors"] else ""
+            parts.append(f"{name} {text}{errors}")
+        return "restore_score_100: " + " | ".join(parts)
+    return " | ".join(f"{group}: E2E {pct(e['e2e_accuracy'])}, CP pass {pct(e['cp_pass_rate'])}"
+                      + (f", {e['errors']} errors" if e["errors"] else "") for group, e in summary["groups"].items())
+
+
 def print_summary_hint(run_dir: Path, summary: dict[str, Any]) -> None:
+    console.print(headline(summary), highlight=False)
     console.print(f"[green]run complete:[/] {run_dir}  (report: clarisearch report {run_dir})")
