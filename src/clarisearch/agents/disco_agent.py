@@ -96,6 +96,10 @@ class RulesDiscoAgent:
     async def start(self, view: AgentView) -> None:
         self.question = view.question
 
+    @property
+    def confirmed_urls(self) -> set[str]:
+        return {url for url, _ in self.confirmed}
+
     def _absorb(self, message: str) -> None:
         if self.last is None:
             return
@@ -107,7 +111,7 @@ class RulesDiscoAgent:
                 self.rejected_pages.clear()
             else:
                 self.rejected.add(text)
-                if url not in {u for u, _ in self.confirmed}:
+                if url not in self.confirmed_urls:
                     self.rejected_pages.add(url)
         elif action == "ask" and not _NON_INFO.search(message):
             self.clues.append(message)
@@ -128,8 +132,8 @@ class RulesDiscoAgent:
         searches, visits = self.tools.searches, self.tools.visits
         _, record = await self.tools.execute(ToolCall("search", {"queries": [query]}))
         steps = [AgentStep(output="<think>rules: search question + clues + confirmed facts</think>", tool_calls=[record])]
-        confirmed_urls = {url for url, _ in self.confirmed}
-        hits = [h for h in (record.hits or [[]])[0] if h["url"] not in confirmed_urls | self.rejected_pages]
+        skip = self.confirmed_urls | self.rejected_pages
+        hits = [h for h in (record.hits or [[]])[0] if h["url"] not in skip]
         if self._should_ask(hits):
             self.asked_this_step = True
             self.last = ("ask", "", "")

@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from clarisearch.llm.registry import SpecError, parse_role_overrides, resolve_bindings
+from clarisearch.llm.registry import ENDPOINT_OPTIONS, SpecError, parse_role_overrides, resolve_bindings
 from clarisearch.runner.store import ConfigMismatchError
 from clarisearch.schema.loader import DataError, parse_field_map
 from clarisearch.search.base import SearchError
@@ -69,9 +69,6 @@ def role_bindings(model: str | None, role: list[str] | None) -> dict[str, str]:
     return resolve_bindings(model, parse_role_overrides(role))
 
 
-PROVIDER_KEYS = {"base_url", "api_key_env", "max_concurrency", "timeout", "usd_per_1m_prompt", "usd_per_1m_completion"}
-
-
 def load_providers(path: Path | None) -> dict[str, dict[str, Any]]:
     """Provider endpoints from a TOML/JSON file: `[providers.NAME] base_url=..., api_key_env=...`.
 
@@ -90,9 +87,9 @@ def load_providers(path: Path | None) -> dict[str, dict[str, Any]]:
         if "api_key" in entry:
             raise ValueError(f"{path}: providers.{name}.api_key: never store keys in files; set api_key_env to the "
                              "name of an environment variable holding the key")
-        unknown = set(entry) - PROVIDER_KEYS
+        unknown = set(entry) - ENDPOINT_OPTIONS
         if unknown:
-            raise ValueError(f"{path}: providers.{name}: unknown field(s) {sorted(unknown)}; known: {sorted(PROVIDER_KEYS)}")
+            raise ValueError(f"{path}: providers.{name}: unknown field(s) {sorted(unknown)}; known: {sorted(ENDPOINT_OPTIONS)}")
     return providers
 
 

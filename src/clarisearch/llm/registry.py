@@ -38,7 +38,9 @@ PROVIDERS: dict[str, tuple[str | None, str]] = {
     "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
     "local": ("http://127.0.0.1:8000/v1", "LOCAL_LLM_API_KEY"),
 }
-_ENDPOINT_OPTIONS = {"base_url", "api_key_env", "max_concurrency", "timeout", "usd_per_1m_prompt", "usd_per_1m_completion"}
+# Spec/provider options that configure the endpoint (everything else goes in the request body).
+ENDPOINT_OPTIONS = frozenset({"base_url", "api_key_env", "max_concurrency", "timeout", "usd_per_1m_prompt",
+                              "usd_per_1m_completion"})
 
 
 class SpecError(ValueError):
@@ -144,7 +146,7 @@ class LLMFactory:
         if sem_key not in self._semaphores:
             limit = int(self.provider_option(spec, "max_concurrency") or self.settings.default_concurrency)
             self._semaphores[sem_key] = asyncio.Semaphore(limit)
-        extra = {k: _coerce(v) for k, v in spec.options if k not in _ENDPOINT_OPTIONS}
+        extra = {k: _coerce(v) for k, v in spec.options if k not in ENDPOINT_OPTIONS}
         llm: LLM = OpenAICompatLLM(spec.model, base_url, key_env, self._semaphores[sem_key],
                                    timeout_s=float(self.provider_option(spec, "timeout") or 300), extra_body=extra)
         llm = RetryingLLM(llm, self.settings.max_attempts, self.settings.base_delay_s)

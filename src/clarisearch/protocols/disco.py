@@ -36,8 +36,7 @@ class SimulatorFailure(LLMError):
 @dataclass(frozen=True)
 class DiscoLimits:
     max_turns: int = 12
-    max_searches: int = 25
-    max_tokens: int | None = None
+    max_tokens: int | None = None  # the search budget is the ToolBox's (ToolLimits.max_searches)
 
 
 @dataclass
@@ -58,6 +57,17 @@ def _guard_reply(outcome: str, reply: str, view: CheckpointView) -> str:
         current_episode().emit("simulator_leak_guard", role="user", checkpoint=view.checkpoint.id)
         return canned_reply(outcome, view)
     return reply
+
+
+async def judge_final_answer(judge: EquivalenceJudge, sample: DiscoSample, answer: str, result: DiscoEpisode) -> None:
+    """E2E verdict on the agent's final answer; no answer at all is wrong without asking the judge."""
+    result.final_response = answer
+    if not answer.strip():
+        result.e2e_correct, result.judge_raw = False, "no answer given"
+        return
+    out = await judge.judge(EquivalenceView(sample.question, sample.final_answer, tuple(sample.final_answer_aliases),
+                                            answer, sample.language))
+    result.e2e_correct, result.judge_parse_ok, result.judge_raw = out.equivalent, out.parse_ok, out.raw
 
 
 async def run_disco_episode(sample: DiscoSample, parts: DiscoParticipants, key: str, setting: str,
@@ -112,13 +122,7 @@ async def run_disco_episode(sample: DiscoSample, parts: DiscoParticipants, key: 
         state.profile = profile_of(state) if state.reached and state.type == "ambi" else None
     result.checkpoints = outcomes
     result.termination = termination.value
-    result.final_response = last_answer
-    if last_answer.strip():
-        out = await parts.judge.judge(EquivalenceView(sample.question, sample.final_answer,
-                                                      tuple(sample.final_answer_aliases), last_answer, sample.language))
-        result.e2e_correct, result.judge_parse_ok, result.judge_raw = out.equivalent, out.parse_ok, out.raw
-    else:
-        result.e2e_correct, result.judge_raw = False, "no answer given"
+    await judge_final_answer(parts.judge, sample, last_answer, result)
     ctx.emit("judge_verdict", role="judge", e2e_correct=result.e2e_correct, parse_ok=result.judge_parse_ok)
     return result
 

@@ -50,27 +50,28 @@ async def plan_disco(config: RunConfig, overrides: dict[str, LLM] | None = None)
     config.budgets = budgets
     search = open_run_search(config)
     roles = build_roles(config, overrides)
-    reader = roles.reader()
     judge = roles.equivalence_judge()
     tool_limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"])
     agent_limits = AgentLimits(max_llm_calls=budgets["max_llm_calls"])
-    agent_llm = None if roles.rules("agent") else roles.llm("agent")
     native = config.tool_format == "native"
 
     if config.protocol == "qc":
         mode = config.qc_mode or "closed-book"
-        open_agent = roles.search_agent_factory(search, agent_limits, tool_limits, native, OPEN_BOOK_NOTE)
+        closed_llm = None if mode != "closed-book" or roles.rules("agent") else roles.llm("agent")
+        open_agent = (roles.search_agent_factory(search, agent_limits, tool_limits, native, OPEN_BOOK_NOTE)
+                      if mode == "open-book" else None)
 
         async def qc_episode(spec: EpisodeSpec) -> Any:
             sample = spec.payload[0]
-            return await run_qc_episode(sample, mode, spec.key, judge, agent_llm,
-                                        open_agent() if mode == "open-book" else None)
+            return await run_qc_episode(sample, mode, spec.key, judge, closed_llm, open_agent() if open_agent else None)
 
         specs = [EpisodeSpec(f"qc|{s.id}|{mode}", s.id, (s, "qc", "none")) for s in samples]
         return ProtocolPlan(specs, qc_episode, error_episode, summarize_disco, _score, "acc")
 
     tools_enabled = config.ablation != "no-search"
     setting = config.setting or "neutral"
+    reader = roles.reader()
+    agent_llm = None if roles.rules("agent") else roles.llm("agent")
 
     def new_agent() -> DiscoAgent:
         limits = ToolLimits(search_k=budgets["search_k"], max_searches=budgets["max_searches"] if tools_enabled else 0)
@@ -81,7 +82,7 @@ async def plan_disco(config: RunConfig, overrides: dict[str, LLM] | None = None)
 
     simulator = RulesUserSimulator() if roles.rules("user") else LLMUserSimulator(roles.llm("user"))
     parts = DiscoParticipants(new_agent, simulator, judge,
-                              DiscoLimits(budgets["max_turns"], budgets["max_searches"], budgets["max_tokens"]))
+                              DiscoLimits(budgets["max_turns"], budgets["max_tokens"]))
     specs = [EpisodeSpec(episode_key(s.id, setting, config.ablation), s.id, (s, setting, config.ablation)) for s in samples]
 
     async def episode(spec: EpisodeSpec) -> Any:

@@ -10,7 +10,12 @@ from typing import Any
 
 from clarisearch.agents.react import AgentLimits
 from clarisearch.agents.tools import ToolLimits
-from clarisearch.judges.extractor import ExtractionInput, LLMNuggetExtractor, RulesNuggetExtractor
+from clarisearch.judges.extractor import (
+    ExtractionInput,
+    LLMNuggetExtractor,
+    NuggetExtractor,
+    RulesNuggetExtractor,
+)
 from clarisearch.llm.base import LLM
 from clarisearch.protocols.common import build_roles, open_run_search
 from clarisearch.runner.context import EpisodeContext, enter_episode, exit_episode
@@ -48,7 +53,7 @@ async def build_gold(config: RunConfig, data: Path, out: Path, overrides: dict[s
     search = open_run_search(config)
     roles = build_roles(config, overrides)
     new_agent = roles.search_agent_factory(search, AgentLimits(), ToolLimits())
-    extractor = RulesNuggetExtractor() if roles.rules("extractor") else LLMNuggetExtractor(roles.llm("extractor"))
+    extractor: NuggetExtractor = RulesNuggetExtractor() if roles.rules("extractor") else LLMNuggetExtractor(roles.llm("extractor"))
     semaphore = asyncio.Semaphore(concurrency)
     failures: list[str] = []
 

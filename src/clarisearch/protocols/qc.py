@@ -11,9 +11,10 @@ from clarisearch.judges.equivalence import EquivalenceJudge
 from clarisearch.llm.base import LLM, DecodingParams
 from clarisearch.llm.json_output import complete_json
 from clarisearch.protocols.components import SearchAgent
+from clarisearch.protocols.disco import judge_final_answer
 from clarisearch.schema.disco import DiscoSample
 from clarisearch.schema.results import AgentStep, DiscoEpisode, DiscoTurn
-from clarisearch.schema.views import AgentView, EquivalenceView
+from clarisearch.schema.views import AgentView
 
 OPEN_BOOK_NOTE = ("\nYou cannot ask the user anything: you must find and give the answer yourself, "
                   "using at most 25 searches. If unsure, give your best guess.")
@@ -50,12 +51,7 @@ async def run_qc_episode(sample: DiscoSample, mode: str, key: str, judge: Equiva
         answer, steps, searches, visits = trace.answer, trace.steps, trace.searches, trace.visits
     result.turns = [DiscoTurn(index=0, checkpoint_index=0, checkpoint_id=sample.checkpoints[0].id, action="answer",
                               text=answer, steps=steps, searches=searches, visits=visits, outcome="qc")]
-    result.searches, result.visits, result.final_response = searches, visits, answer
+    result.searches, result.visits = searches, visits
     result.termination = "answered" if answer else "no_answer"
-    if answer.strip():
-        out = await judge.judge(EquivalenceView(sample.question, sample.final_answer, tuple(sample.final_answer_aliases),
-                                                answer, sample.language))
-        result.e2e_correct, result.judge_parse_ok, result.judge_raw = out.equivalent, out.parse_ok, out.raw
-    else:
-        result.e2e_correct, result.judge_raw = False, "no answer given"
+    await judge_final_answer(judge, sample, answer, result)
     return result
